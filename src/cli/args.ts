@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+import type { ClockMode } from '../model/clock.js';
+
+export const DEFAULT_PORT = 4747;
+export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
+
+export interface CliConfig {
+  command: 'serve' | 'help' | 'version' | 'fixtures-export';
+  port: number;
+  host: string;
+  seed: number;
+  clock: ClockMode;
+  scenarios: string[];
+  fixtures: string | undefined;
+  state: string | undefined;
+  controlToken: string | undefined;
+  anonymousRpm: number | undefined;
+  quiet: boolean;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const HELP = `Usage: agent-work-sandbox [options]
+       agent-work-sandbox fixtures export [--seed N]   print the default fixture set as JSON
+
+A local sandbox of the Agent Work Service API (base URL http://HOST:PORT/api/v1).
+
+Options (environment fallback in brackets):
+  -p, --port N            port to listen on; 0 picks a free one     [AGENT_WORK_SANDBOX_PORT]  (default ${DEFAULT_PORT})
+      --host HOST         address to bind                           [AGENT_WORK_SANDBOX_HOST]  (default 127.0.0.1)
+      --seed N            seed of every random choice               [AGENT_WORK_SANDBOX_SEED]  (default 1)
+      --clock MODE        real | manual (moves only through the control API)                   (default real)
+      --scenario A,B      scenarios in force from the start (repeatable)
+      --fixtures FILE     a fixture set (JSON) instead of the generated default
+      --state FILE        load state from FILE at start, save it there at exit
+      --control-token T   token the control API asks for (generated when --host is not loopback)
+      --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
+  -q, --quiet             print only the base URL
+  -h, --help              show this help
+  -v, --version           show the version
+`;
+
+function int(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const n = /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${raw}".`);
+  return n;
+}
+
+/** argv (without node and the script) and the environment → the configuration. Throws UsageError on bad input. */
+export function parseCli(argv: string[], env: Record<string, string | undefined> = {}): CliConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        clock: { type: 'string' },
+        scenario: { type: 'string', multiple: true },
+        fixtures: { type: 'string' },
+        state: { type: 'string' },
+        'control-token': { type: 'string' },
+        'anonymous-rpm': { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  let command: CliConfig['command'] = 'serve';
+  if (v.help) command = 'help';
+  else if (v.version) command = 'version';
+  else if (positionals.length > 0) {
+    if (positionals[0] === 'fixtures' && positionals[1] === 'export' && positionals.length === 2) command = 'fixtures-export';
+    else throw new UsageError(`Unknown command "${positionals.join(' ')}".`);
+  }
+  const clock = v.clock ?? 'real';
+  if (clock !== 'real' && clock !== 'manual') throw new UsageError(`--clock must be real or manual; got "${clock}".`);
+  return {
+    command,
+    port: int('port', v.port ?? env[`${ENV_PREFIX}PORT`], DEFAULT_PORT, 0, 65535),
+    host: v.host ?? env[`${ENV_PREFIX}HOST`] ?? '127.0.0.1',
+    seed: int('seed', v.seed ?? env[`${ENV_PREFIX}SEED`], 1, -(2 ** 31), 2 ** 31 - 1),
+    clock,
+    scenarios: (v.scenario ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    fixtures: v.fixtures,
+    state: v.state,
+    controlToken: v['control-token'],
+    anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
+    quiet: v.quiet ?? false,
+  };
+}

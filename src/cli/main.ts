@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { version } from '../../package.json';
+import { createSandboxCore as createSandbox, type SandboxCore as Sandbox } from '../sandbox.js';
+import { generateDefaultFixtures } from '../model/default-fixtures.js';
+import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
+import { loadStateFile, saveStateFile } from '../server/state-file.js';
+import { HELP, parseCli, UsageError } from './args.js';
+import { banner } from './banner.js';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+export interface CliRun {
+  sandbox: Sandbox;
+  server: SandboxServer;
+  /** Stops the server, saves the state file if any. */
+  stop(): Promise<void>;
+}
+
+/** Reads a fixture file (JSON); errors name the file. */
+function readFixtures(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the fixture file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`The fixture file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The CLI, with argv and output passed in so that it can be tested. Resolves with the running server for `serve`,
+ * undefined for the commands that only print. Throws UsageError (and other errors) with a one-line message.
+ */
+export async function main(argv: string[], io: CliIo): Promise<CliRun | undefined> {
+  const config = parseCli(argv, io.env);
+  if (config.command === 'help') return void io.stdout(HELP);
+  if (config.command === 'version') return void io.stdout(`${version}\n`);
+  if (config.command === 'fixtures-export') return void io.stdout(`${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
+
+  const sandbox = createSandbox({
+    seed: config.seed,
+    clock: config.clock,
+    scenarios: config.scenarios,
+    fixtures: config.fixtures === undefined ? undefined : readFixtures(config.fixtures),
+    anonymousRpm: config.anonymousRpm,
+  });
+  if (config.state) {
+    const saved = loadStateFile(config.state);
+    if (saved !== undefined) sandbox.restore(saved);
+  }
+  let server: SandboxServer;
+  try {
+    server = await listen(sandbox, { port: config.port, host: config.host, controlToken: config.controlToken });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port (0 picks a free one).`);
+    if (code === 'EACCES') throw new UsageError(`No permission to listen on ${config.host}:${config.port}. Choose a port above 1023 with --port.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host ${config.host}: the address is not available here.`);
+    throw error;
+  }
+  io.stdout(config.quiet ? `${server.url}${sandbox.basePath}\n` : banner(sandbox, {
+    version,
+    url: server.url,
+    seed: config.seed,
+    clock: config.clock,
+    scenarios: config.scenarios,
+    controlToken: server.controlToken,
+    exposed: !isLoopback(config.host),
+    stateFile: config.state,
+  }));
+  let stopped: Promise<void> | undefined;
+  return {
+    sandbox,
+    server,
+    stop: () =>
+      (stopped ??= (async () => {
+        await server.close();
+        if (config.state) saveStateFile(config.state, sandbox.snapshot());
+      })()),
+  };
+}

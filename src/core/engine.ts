@@ -1,0 +1,18 @@
+import type { Clock } from '../model/clock.js';
+import type { TaskEnv } from '../rules/tasks.js';
+import type { ActiveScenarios } from '../scenarios/active.js';
+import type { Journal } from './journal.js';
+
+/** Everything the request core works on: one sandbox's state, clock, scenarios and journal. */
+export interface Engine extends TaskEnv {
+  clock: Clock;
+  journal: Journal;
+  scenarios: ActiveScenarios;
+  /** The path of {base_url}, e.g. `/api/v1`: used in `Location`. */
+  basePath: string;
+  /** Requests per minute of the anonymous bucket (requests without a valid key), per client. */
+  anonymousRpm: number;
+  /** Serialised agent list pages, valid for one catalog version. */
+  pageCache: { version: number; pages: Map<string, string> };
+  requestSeq: number;
+}

@@ -1,0 +1,171 @@
+import { PLANS } from '../model/plans.js';
+import type { Scope } from '../model/scopes.js';
+import type { Account, ApiKey } from '../model/types.js';
+import { limitsOf, syncPeriod } from '../rules/accounts.js';
+import { readBearerKey } from '../rules/auth.js';
+import { NO_EFFECTS, type Effects } from '../rules/effects.js';
+import { ApiError, errorBody } from '../rules/errors.js';
+import { currentWindow, retryAfterSeconds, takeRequest, WINDOW_MS, type RateDecision, type RateState } from '../rules/rate-limit.js';
+import { grants } from '../rules/scopes.js';
+import { settleDue } from '../rules/tasks.js';
+import { findScenario } from '../scenarios/catalog.js';
+import type { Engine } from './engine.js';
+import { matchRoute, type Reply } from './routes.js';
+import type { PlainRequest, PlainResponse } from './types.js';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** What the guards learned about the caller, for the journal. */
+interface Caller {
+  key?: ApiKey;
+  account?: Account;
+  scenarios: string[];
+}
+
+/**
+ * The request core: a plain request in, a plain response out. Runs the checks of CONTRACT §3 in order
+ * (key → rate → route → scope → body → resource → money and tokens), then the route; every answer, error or not,
+ * leaves through `finish`, which sets the rate-limit headers.
+ */
+export function handle(engine: Engine, req: PlainRequest): PlainResponse {
+  const now = engine.clock.now();
+  engine.requestSeq += 1;
+  const caller: Caller = { scenarios: [] };
+  let rate: RateDecision | undefined;
+  let effects: Effects = NO_EFFECTS;
+  let reply: Reply;
+  try {
+    const fromHeader = scenarioHeader(req.header('x-sandbox-scenario'));
+
+    // 1. Key: read it, look it up (O(1)), resolve the scenarios that apply to it.
+    let keyError: ApiError | undefined;
+    let key: ApiKey | undefined;
+    try {
+      key = engine.state.keys.get(readBearerKey(req.header('authorization')));
+      if (!key || key.revoked) throw new ApiError('invalid_api_key');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      keyError = error;
+      key = undefined;
+    }
+    const account = key ? engine.state.accounts.get(key.accountId) : undefined;
+    const resolved = engine.scenarios.resolve(account?.id, key?.id, fromHeader, engine.seed, engine.requestSeq);
+    effects = resolved.effects;
+    caller.scenarios = resolved.names;
+    if (effects.networkError) return finishNetworkError(engine, req, caller, now);
+    if (effects.serverError) throw new ApiError('internal_error');
+    if (effects.unavailable) throw new ApiError('service_unavailable', undefined, { 'Retry-After': '30' });
+    if (!keyError && effects.revokedKey) keyError = new ApiError('invalid_api_key');
+
+    if (keyError || !key || !account) {
+      // Requests without a valid key count in an anonymous bucket per client.
+      const bucket = currentWindow(engine.state.anonymous.get(req.clientId), now);
+      engine.state.anonymous.set(req.clientId, bucket);
+      rate = takeRequest(bucket, engine.anonymousRpm);
+      if (!rate.admitted) throw rateLimited(rate, now);
+      throw keyError ?? new ApiError('invalid_api_key');
+    }
+    caller.key = key;
+    caller.account = account;
+    syncPeriod(account, now);
+    const plan = effects.plan ? PLANS[effects.plan] : PLANS[account.plan];
+
+    // 2. Rate: the plan's RPM per account, fixed 60-second windows.
+    const bucket = currentWindow(engine.state.buckets.get(account.id), now);
+    engine.state.buckets.set(account.id, bucket);
+    const rpm = limitsOf(account, plan).rpm;
+    rate = effects.rateLimited
+      ? { admitted: false, limit: rpm, remaining: 0, resetAt: bucket.windowStart + WINDOW_MS }
+      : takeRequest(bucket, rpm);
+    if (!rate.admitted) throw rateLimited(rate, now);
+    account.usage.requests += 1;
+
+    // 3. Route.
+    const match = matchRoute(req.method, req.path);
+    if (!match) throw new ApiError('not_found', `No route for ${req.method} ${engine.basePath}${req.path}.`);
+    account.usage.byEndpoint[match.route.endpoint] += 1;
+
+    // 4. Scope.
+    const scopes = effects.readOnlyKey ? readOnly(key.scopes) : key.scopes;
+    if (!grants(scopes, match.route.scope)) {
+      throw new ApiError('insufficient_scope', `This API key lacks the required scope '${match.route.scope}' (or 'admin').`);
+    }
+
+    // 5–7. The route: body, resource, money and tokens.
+    reply = match.route.run({ engine, req, id: match.id, key, account, plan, effects, now });
+  } catch (error) {
+    reply = errorReply(error);
+  }
+  return finish(engine, req, reply, rate, caller, effects, now);
+}
+
+function errorReply(error: unknown): Reply {
+  // Anything that is not an ApiError is a bug of ours: answer 500 in the error shape, never a stack trace.
+  const e = error instanceof ApiError ? error : new ApiError('internal_error');
+  return { status: e.status, body: errorBody(e.code, e.message), headers: e.headers, code: e.code };
+}
+
+function rateLimited(rate: RateState, now: number): ApiError {
+  return new ApiError(
+    'rate_limit_exceeded',
+    `Rate limit exceeded: ${rate.limit} requests per minute. Please slow down and retry after ${new Date(rate.resetAt).toISOString()}.`,
+    { 'Retry-After': String(retryAfterSeconds(rate.resetAt, now)) },
+  );
+}
+
+const READ_SCOPES: Scope[] = ['read:agents', 'read:tasks', 'read:usage', 'read:analytics'];
+
+function readOnly(scopes: readonly Scope[]): Scope[] {
+  return scopes.includes('admin') ? READ_SCOPES : scopes.filter((s) => s.startsWith('read:'));
+}
+
+/** `X-Sandbox-Scenario: a, b` → known scenario names; an unknown name is a 400. */
+function scenarioHeader(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!findScenario(name)) throw new ApiError('invalid_request', `Invalid header 'X-Sandbox-Scenario': unknown scenario '${name}'.`);
+  }
+  return names;
+}
+
+/** The one place every answer passes: content type, the rate-limit headers, the journal. */
+function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState | undefined, caller: Caller, effects: Effects, now: number): PlainResponse {
+  const r = rate ?? { limit: engine.anonymousRpm, remaining: engine.anonymousRpm, resetAt: now + WINDOW_MS };
+  const headers: Record<string, string> = {
+    'Content-Type': JSON_CONTENT_TYPE,
+    'X-RateLimit-Limit': String(r.limit),
+    'X-RateLimit-Remaining': String(r.remaining),
+    'X-RateLimit-Reset': new Date(r.resetAt).toISOString(),
+    ...reply.headers,
+  };
+  record(engine, req, reply.status, reply.code ?? null, caller, now);
+  const response: PlainResponse = { status: reply.status, headers, body: reply.body };
+  if (effects.latencyMs) response.delayMs = effects.latencyMs;
+  return response;
+}
+
+function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {
+  record(engine, req, 0, 'network_error', caller, now);
+  return { status: 0, headers: {}, body: '', networkError: true };
+}
+
+function record(engine: Engine, req: PlainRequest, status: number, code: string | null, caller: Caller, now: number): void {
+  engine.journal.record({
+    at: now,
+    method: req.method,
+    path: engine.basePath + req.path + (req.query ? `?${req.query}` : ''),
+    status,
+    code,
+    keyId: caller.key?.id ?? null,
+    accountId: caller.account?.id ?? null,
+    scenarios: caller.scenarios,
+  });
+}
+
+/** Settles what is due at the clock's time (called by `clock.advance` and reads). */
+export function settle(engine: Engine): void {
+  const now = engine.clock.now();
+  settleDue(engine, now);
+  for (const account of engine.state.accounts.values()) syncPeriod(account, now);
+}

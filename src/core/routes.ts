@@ -1,0 +1,183 @@
+import { DEFAULT_MODEL, type ModelId } from '../model/models.js';
+import type { Plan } from '../model/plans.js';
+import type { Scope } from '../model/scopes.js';
+import type { Account, ApiKey, Endpoint, Priority, Task } from '../model/types.js';
+import { limitsOf } from '../rules/accounts.js';
+import type { Effects } from '../rules/effects.js';
+import { ApiError } from '../rules/errors.js';
+import { createTask, settleDue } from '../rules/tasks.js';
+import { isBodyTooLarge, parseTaskBody } from '../rules/task-body.js';
+import type { Engine } from './engine.js';
+import { decodeCursor, encodeCursor, parseLimit } from './paging.js';
+import type { PlainRequest } from './types.js';
+import { agentView, taskView, usageView } from './views.js';
+import { hash53 } from '../model/random.js';
+
+/** What a route body gets: the request, and what the guards before it established. */
+export interface RouteContext {
+  engine: Engine;
+  req: PlainRequest;
+  /** The decoded `:id` segment, for routes that have one. */
+  id: string;
+  key: ApiKey;
+  account: Account;
+  plan: Plan;
+  effects: Effects;
+  now: number;
+}
+
+/** A route's answer; the core adds the common headers. */
+export interface Reply {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+  /** `error.code` of an error answer (for the journal). */
+  code?: string;
+}
+
+export interface Route {
+  endpoint: Endpoint;
+  scope: Scope;
+  run(ctx: RouteContext): Reply;
+}
+
+const ok = (value: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body: JSON.stringify(value), headers });
+
+const EMPTY_PAGE = JSON.stringify({ data: [], has_more: false, next_cursor: null });
+
+function listAgents({ engine, req, effects }: RouteContext): Reply {
+  const params = new URLSearchParams(req.query);
+  const limit = parseLimit(params.get('limit'));
+  const rawCursor = params.get('cursor');
+  const { state } = engine;
+  if (effects.emptyCatalog) {
+    if (rawCursor !== null) decodeCursor(rawCursor, () => false);
+    return { status: 200, body: EMPTY_PAGE };
+  }
+  const cache = engine.pageCache;
+  if (cache.version !== state.catalogVersion) {
+    cache.version = state.catalogVersion;
+    cache.pages.clear();
+  }
+  const cacheKey = `${limit}:${rawCursor ?? ''}`;
+  const cached = cache.pages.get(cacheKey);
+  if (cached !== undefined) return { status: 200, body: cached };
+  const start = rawCursor === null ? 0 : state.agentIndex.get(decodeCursor(rawCursor, (id) => state.agentIndex.has(id)))! + 1;
+  const page = state.agents.slice(start, start + limit);
+  const hasMore = start + limit < state.agents.length;
+  const body = JSON.stringify({
+    data: page.map(agentView),
+    has_more: hasMore,
+    next_cursor: hasMore && page.length > 0 ? encodeCursor(page[page.length - 1]!.id) : null,
+  });
+  if (cache.pages.size < 1000) cache.pages.set(cacheKey, body);
+  return { status: 200, body };
+}
+
+function agentNotFound(id: string): ApiError {
+  return new ApiError('not_found', `No agent with id '${id}'.`);
+}
+
+function getAgent({ engine, id, effects }: RouteContext): Reply {
+  const index = effects.emptyCatalog ? undefined : engine.state.agentIndex.get(id);
+  if (index === undefined) throw agentNotFound(id);
+  return ok(agentView(engine.state.agents[index]!));
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_MAX_ENTRIES = 10_000;
+
+function createTaskRoute({ engine, req, account, plan, effects, now }: RouteContext): Reply {
+  if (req.bodyTooLarge || isBodyTooLarge(req.body)) throw new ApiError('request_too_large');
+  const idemKey = req.header('idempotency-key');
+  if (idemKey !== undefined && (idemKey.length === 0 || idemKey.length > 255)) {
+    throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': it must be 1 to 255 characters.");
+  }
+  const body = parseTaskBody(req.body);
+  const { state } = engine;
+  const storeKey = idemKey === undefined ? undefined : `${account.id}\n${idemKey}`;
+  const bodyHash = hash53(req.body);
+  if (storeKey !== undefined) {
+    const seen = state.idempotency.get(storeKey);
+    if (seen && now - seen.at < IDEMPOTENCY_TTL_MS) {
+      if (seen.bodyHash !== bodyHash) {
+        throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': it was already used with a different request body.");
+      }
+      const first = state.tasks.get(seen.taskId);
+      if (first) return replyTask(engine, first, { 'Idempotent-Replayed': 'true' });
+    }
+  }
+  const index = effects.emptyCatalog ? undefined : state.agentIndex.get(body.agent_id);
+  if (index === undefined) throw agentNotFound(body.agent_id);
+  const agent = state.agents[index]!;
+  const task = createTask(engine, account, {
+    agent,
+    description: body.description,
+    priority: (body.priority ?? 'normal') as Priority,
+    model: (body.model ?? agent.model ?? DEFAULT_MODEL) as ModelId,
+  }, now, {
+    plan,
+    tpm: limitsOf(account, plan).tpm,
+    spendableNano: effects.outOfCredits ? 0 : undefined,
+    slowFactor: effects.slowFactor,
+    fail: effects.failTasks,
+  });
+  if (storeKey !== undefined) {
+    state.idempotency.delete(storeKey);
+    state.idempotency.set(storeKey, { bodyHash, taskId: task.id, at: now });
+    if (state.idempotency.size > IDEMPOTENCY_MAX_ENTRIES) state.idempotency.delete(state.idempotency.keys().next().value!);
+  }
+  return replyTask(engine, task);
+}
+
+function replyTask(engine: Engine, task: Task, headers: Record<string, string> = {}): Reply {
+  return ok(taskView(task), 201, { Location: `${engine.basePath}/ext/tasks/${task.id}`, ...headers });
+}
+
+function getTask({ engine, id, account, now }: RouteContext): Reply {
+  settleDue(engine, now);
+  const task = engine.state.tasks.get(id);
+  if (!task || task.accountId !== account.id) throw new ApiError('not_found', `No task with id '${id}'.`);
+  return ok(taskView(task));
+}
+
+function getUsage({ engine, account, plan, now }: RouteContext): Reply {
+  settleDue(engine, now);
+  return ok(usageView(account, plan));
+}
+
+/** The endpoint table of the API document, §4: method, path, required scope. */
+export const ROUTES = {
+  listAgents: { endpoint: 'GET /ext/agents', scope: 'read:agents', run: listAgents },
+  getAgent: { endpoint: 'GET /ext/agents/:id', scope: 'read:agents', run: getAgent },
+  createTask: { endpoint: 'POST /ext/tasks', scope: 'write:tasks', run: createTaskRoute },
+  getTask: { endpoint: 'GET /ext/tasks/:id', scope: 'read:tasks', run: getTask },
+  getUsage: { endpoint: 'GET /ext/usage', scope: 'read:usage', run: getUsage },
+} as const satisfies Record<string, Route>;
+
+/** Finds the route of a method and path (below the base path); `id` is the decoded `:id` segment. */
+export function matchRoute(method: string, path: string): { route: Route; id: string } | undefined {
+  if (method === 'GET') {
+    if (path === '/ext/agents') return { route: ROUTES.listAgents, id: '' };
+    if (path === '/ext/usage') return { route: ROUTES.getUsage, id: '' };
+    const agentId = segmentAfter(path, '/ext/agents/');
+    if (agentId !== undefined) return { route: ROUTES.getAgent, id: agentId };
+    const taskId = segmentAfter(path, '/ext/tasks/');
+    if (taskId !== undefined) return { route: ROUTES.getTask, id: taskId };
+  } else if (method === 'POST' && path === '/ext/tasks') {
+    return { route: ROUTES.createTask, id: '' };
+  }
+  return undefined;
+}
+
+function segmentAfter(path: string, prefix: string): string | undefined {
+  if (!path.startsWith(prefix)) return undefined;
+  const raw = path.slice(prefix.length);
+  if (raw === '' || raw.includes('/')) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+

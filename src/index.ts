@@ -1,0 +1,43 @@
+/**
+ * agent-work-sandbox: a local sandbox of the Agent Work Service API.
+ * Runtime-neutral: nothing here imports from `node:`; `sandbox.listen()` loads the Node server on demand.
+ */
+import type { RequestHandler } from 'msw';
+import { createHandlers } from './http/handlers.js';
+import { createSandboxCore, type SandboxCore, type SandboxOptions } from './sandbox.js';
+
+/** A sandbox with its msw door. */
+export interface Sandbox extends SandboxCore {
+  /** MSW request handlers serving the API (for `setupServer` / `setupWorker`). */
+  readonly handlers: RequestHandler[];
+}
+
+/**
+ * Creates a sandbox of the Agent Work Service API: its own state, clock, scenarios and msw handlers.
+ * @example
+ * const sandbox = createSandbox({ clock: 'manual' })
+ * const server = setupServer(...sandbox.handlers)
+ * server.listen({ onUnhandledRequest: 'error' })
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const core = createSandboxCore(options);
+  return Object.assign(core, { handlers: createHandlers(core.handle, options.baseUrl) });
+}
+
+export { createSandboxCore };
+export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
+export { SandboxError } from './errors.js';
+export { ERRORS, ERROR_CODES, API_DOC_ERROR_CODES, ApiError, type ErrorCode } from './rules/errors.js';
+export { PLANS, PLAN_IDS, type Plan, type PlanId } from './model/plans.js';
+export { MODELS, MODEL_IDS, DEFAULT_MODEL, type Model, type ModelId } from './model/models.js';
+export { SCOPES, type Scope } from './model/scopes.js';
+export { PRIORITIES, TASK_STATUSES, ENDPOINTS, type Priority, type TaskStatus, type Endpoint } from './model/types.js';
+export { SCENARIOS, SCENARIO_NAMES, type Scenario, type ScenarioOptions } from './scenarios/catalog.js';
+export type { ScenarioScope } from './scenarios/active.js';
+export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
+export { parseFixtureSet, FixtureSetSchema, FixtureError, type FixtureSet } from './model/fixture-schema.js';
+export { SnapshotError, type StateSnapshot } from './model/state.js';
+export { TaskBodySchema } from './rules/task-body.js';
+export type { PlainRequest, PlainResponse } from './core/types.js';
+export type { JournalEntry } from './core/journal.js';
+export type { Clock, ClockMode } from './model/clock.js';

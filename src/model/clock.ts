@@ -1,0 +1,64 @@
+import ms from 'ms';
+
+export type ClockMode = 'real' | 'manual';
+
+/** The sandbox clock: rate windows, task progress, billing periods and `X-RateLimit-Reset` read it. */
+export interface Clock {
+  readonly mode: ClockMode;
+  /** Current time, epoch milliseconds. */
+  now(): number;
+  /** Moves the clock forward by milliseconds or a duration string (`'90s'`, `'5m'`, `'1h'`); returns the new time. */
+  advance(by: number | string): number;
+  /** Sets the clock (manual) or its offset from real time (real); returns the new time. */
+  set(to: Date | string | number): number;
+}
+
+/** Where a manual clock starts unless told otherwise. */
+export const MANUAL_CLOCK_START = Date.parse('2026-01-01T00:00:00.000Z');
+
+export class ClockError extends Error {
+  override name = 'ClockError';
+}
+
+export function parseDuration(by: number | string): number {
+  const value = typeof by === 'number' ? by : (ms as (s: string) => number | undefined)(by.trim());
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new ClockError(`Cannot advance the clock by ${JSON.stringify(by)}: give milliseconds ≥ 0 or a duration such as "90s", "5m", "1h".`);
+  }
+  return Math.floor(value);
+}
+
+export function parseInstant(to: Date | string | number): number {
+  const value = to instanceof Date ? to.getTime() : typeof to === 'number' ? to : Date.parse(to);
+  if (!Number.isFinite(value)) {
+    throw new ClockError(`Cannot set the clock to ${JSON.stringify(to)}: give an ISO 8601 timestamp or epoch milliseconds.`);
+  }
+  return value;
+}
+
+/**
+ * Creates a clock. `onChange` runs after every `advance`/`set`, so the sandbox can settle what fell due.
+ */
+export function createClock(mode: ClockMode, start: number | undefined, onChange: () => void): Clock {
+  let manualNow = start ?? MANUAL_CLOCK_START;
+  let offset = mode === 'real' && start !== undefined ? start - Date.now() : 0;
+  const now = mode === 'manual' ? () => manualNow : () => Date.now() + offset;
+  return {
+    mode,
+    now,
+    advance(by) {
+      const delta = parseDuration(by);
+      if (mode === 'manual') manualNow += delta;
+      else offset += delta;
+      onChange();
+      return now();
+    },
+    set(to) {
+      const target = parseInstant(to);
+      if (mode === 'manual') manualNow = target;
+      else offset = target - Date.now();
+      onChange();
+      return now();
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import type { FixtureSet } from './fixture-schema.js';
+import { MinHeap } from './heap.js';
+import { usdToNano } from './money.js';
+import { PLANS, type PlanId } from './plans.js';
+import type { Scope } from './scopes.js';
+import { ENDPOINTS, TASK_STATUSES, type Account, type Agent, type ApiKey, type Bucket, type Endpoint, type PeriodUsage, type Task, type TaskStatus } from './types.js';
+import type { ModelId } from './models.js';
+
+export interface IdempotencyEntry {
+  bodyHash: number;
+  taskId: string;
+  at: number;
+}
+
+export interface DueMove {
+  taskId: string;
+  move: 'start' | 'end';
+}
+
+/** The whole in-memory state of one sandbox. Lookups on the request path are Map gets. */
+export interface State {
+  accounts: Map<string, Account>;
+  /** By the key's value (`ak_…`): the lookup of every request. */
+  keys: Map<string, ApiKey>;
+  keysById: Map<string, ApiKey>;
+  agents: Agent[];
+  agentIndex: Map<string, number>;
+  /** Bumped whenever the catalog changes, so cached list pages can be dropped. */
+  catalogVersion: number;
+  tasks: Map<string, Task>;
+  /** Planned task moves, earliest first: settling costs O(log n) per due move. */
+  due: MinHeap<DueMove>;
+  buckets: Map<string, Bucket>;
+  anonymous: Map<string, Bucket>;
+  idempotency: Map<string, IdempotencyEntry>;
+  counters: { task: number; key: number; account: number };
+}
+
+export function emptyUsage(): PeriodUsage {
+  return {
+    requests: 0,
+    byEndpoint: Object.fromEntries(ENDPOINTS.map((e) => [e, 0])) as Record<Endpoint, number>,
+    inputTokens: 0,
+    outputTokens: 0,
+    costNano: 0,
+    tasks: Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>,
+  };
+}
+
+export function newAccount(fields: { id: string; name: string; plan: PlanId; balanceNano?: number; limits?: Account['limits'] }, period: { start: number; end: number }, now: number): Account {
+  return {
+    id: fields.id,
+    name: fields.name,
+    plan: fields.plan,
+    balanceNano: fields.balanceNano ?? PLANS[fields.plan].monthlyCreditsNano,
+    heldNano: 0,
+    limits: { ...fields.limits },
+    periodStart: period.start,
+    periodEnd: period.end,
+    usage: emptyUsage(),
+    createdAt: now,
+  };
+}
+
+export function addKey(state: State, key: ApiKey): void {
+  state.keys.set(key.key, key);
+  state.keysById.set(key.id, key);
+}
+
+export function setAgents(state: State, agents: Agent[]): void {
+  state.agents = agents;
+  state.agentIndex = new Map(agents.map((a, i) => [a.id, i]));
+  state.catalogVersion += 1;
+}
+
+function emptyState(): State {
+  return {
+    accounts: new Map(),
+    keys: new Map(),
+    keysById: new Map(),
+    agents: [],
+    agentIndex: new Map(),
+    catalogVersion: 0,
+    tasks: new Map(),
+    due: new MinHeap(),
+    buckets: new Map(),
+    anonymous: new Map(),
+    idempotency: new Map(),
+    counters: { task: 0, key: 0, account: 0 },
+  };
+}
+
+/** Builds the state a fixture set describes, at time `now` (billing periods start from it). */
+export function stateFromFixtures(set: FixtureSet, now: number, period: { start: number; end: number }): State {
+  const state = emptyState();
+  for (const a of set.accounts) {
+    state.accounts.set(a.id, newAccount({
+      id: a.id,
+      name: a.name,
+      plan: a.plan as PlanId,
+      balanceNano: a.balance_usd === undefined ? undefined : usdToNano(a.balance_usd),
+      limits: a.limits,
+    }, period, now));
+  }
+  for (const k of set.keys) {
+    addKey(state, {
+      id: k.id,
+      key: k.key,
+      accountId: k.account_id,
+      scopes: [...k.scopes] as Scope[],
+      revoked: k.revoked ?? false,
+      label: k.label ?? k.scopes.join(' '),
+      createdAt: now,
+    });
+  }
+  setAgents(state, set.agents.map((a) => ({
+    id: a.id,
+    name: a.name,
+    description: a.description,
+    capabilities: [...a.capabilities],
+    model: a.model as ModelId,
+    status: a.status,
+    createdAt: Date.parse(a.created_at),
+    tokens: { overhead: a.tokens.overhead, outputMin: a.tokens.output_min, outputMax: a.tokens.output_max },
+  })));
+  return state;
+}
+
+/** The JSON form of a state: what `snapshot()` returns and `restore()` takes. */
+export interface StateSnapshot {
+  format: 'agent-work-sandbox/state';
+  version: 1;
+  seed: number;
+  now: number;
+  accounts: Account[];
+  keys: ApiKey[];
+  agents: Agent[];
+  tasks: Task[];
+  buckets: [string, Bucket][];
+  anonymous: [string, Bucket][];
+  idempotency: [string, IdempotencyEntry][];
+  counters: State['counters'];
+}
+
+export class SnapshotError extends Error {
+  override name = 'SnapshotError';
+}
+
+export function toSnapshot(state: State, seed: number, now: number): StateSnapshot {
+  // A JSON round trip makes the snapshot independent of the live state.
+  return JSON.parse(JSON.stringify({
+    format: 'agent-work-sandbox/state',
+    version: 1,
+    seed,
+    now,
+    accounts: [...state.accounts.values()],
+    keys: [...state.keysById.values()],
+    agents: state.agents,
+    tasks: [...state.tasks.values()],
+    buckets: [...state.buckets],
+    anonymous: [...state.anonymous],
+    idempotency: [...state.idempotency],
+    counters: state.counters,
+  })) as StateSnapshot;
+}
+
+/** Rebuilds a state from a snapshot; throws SnapshotError on a value that is not one. */
+export function fromSnapshot(input: unknown): State {
+  const snap = input as Partial<StateSnapshot> | null;
+  if (!snap || typeof snap !== 'object' || snap.format !== 'agent-work-sandbox/state') {
+    throw new SnapshotError('Not a sandbox state snapshot: "format" must be "agent-work-sandbox/state".');
+  }
+  if (snap.version !== 1) throw new SnapshotError(`Unsupported state snapshot version ${JSON.stringify(snap.version)}: this sandbox reads version 1.`);
+  const lists = ['accounts', 'keys', 'agents', 'tasks', 'buckets', 'anonymous', 'idempotency'] as const;
+  for (const field of lists) {
+    if (!Array.isArray(snap[field])) throw new SnapshotError(`Invalid state snapshot: "${field}" must be an array.`);
+  }
+  const copy = JSON.parse(JSON.stringify(snap)) as StateSnapshot;
+  const state = emptyState();
+  for (const a of copy.accounts) state.accounts.set(a.id, a);
+  for (const k of copy.keys) addKey(state, k);
+  setAgents(state, copy.agents);
+  for (const t of copy.tasks) {
+    state.tasks.set(t.id, t);
+    if (t.status === 'queued') state.due.push(t.startAt, { taskId: t.id, move: 'start' });
+    if (t.status === 'queued' || t.status === 'running') state.due.push(t.endAt, { taskId: t.id, move: 'end' });
+  }
+  state.buckets = new Map(copy.buckets);
+  state.anonymous = new Map(copy.anonymous);
+  state.idempotency = new Map(copy.idempotency);
+  state.counters = { ...copy.counters };
+  return state;
+}

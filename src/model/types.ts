@@ -1,0 +1,104 @@
+import type { ModelId } from './models.js';
+import type { PlanId } from './plans.js';
+import type { Scope } from './scopes.js';
+
+export type Priority = 'low' | 'normal' | 'high' | 'urgent';
+export const PRIORITIES: readonly Priority[] = ['low', 'normal', 'high', 'urgent'];
+
+export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed';
+export const TASK_STATUSES: readonly TaskStatus[] = ['queued', 'running', 'completed', 'failed'];
+
+/** The five endpoints, named as the usage figures name them. */
+export const ENDPOINTS = ['GET /ext/agents', 'GET /ext/agents/:id', 'POST /ext/tasks', 'GET /ext/tasks/:id', 'GET /ext/usage'] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+/** The figures of one billing period. */
+export interface PeriodUsage {
+  requests: number;
+  byEndpoint: Record<Endpoint, number>;
+  inputTokens: number;
+  outputTokens: number;
+  costNano: number;
+  tasks: Record<TaskStatus, number>;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  plan: PlanId;
+  balanceNano: number;
+  /** Sum of the holds of the account's unfinished tasks. */
+  heldNano: number;
+  /** Overrides of the plan's limits (control API, load tests). */
+  limits: { rpm?: number; tpm?: number };
+  periodStart: number;
+  periodEnd: number;
+  usage: PeriodUsage;
+  createdAt: number;
+}
+
+export interface ApiKey {
+  id: string;
+  key: string;
+  accountId: string;
+  scopes: Scope[];
+  revoked: boolean;
+  /** What the key is for (banner, README): `admin`, `read:agents`, … */
+  label: string;
+  createdAt: number;
+}
+
+export interface Agent {
+  id: string;
+  name: string;
+  description: string;
+  capabilities: string[];
+  model: ModelId;
+  status: 'available' | 'unavailable';
+  createdAt: number;
+  /** Token behaviour: fixed input overhead, and the range of output tokens. */
+  tokens: { overhead: number; outputMin: number; outputMax: number };
+}
+
+export interface TaskError {
+  code: string;
+  message: string;
+}
+
+export interface Task {
+  id: string;
+  seq: number;
+  accountId: string;
+  agentId: string;
+  description: string;
+  priority: Priority;
+  model: ModelId;
+  status: TaskStatus;
+  result: unknown;
+  error: TaskError | null;
+  inputTokens: number;
+  /** Decided at creation from the seed; charged at completion. */
+  plannedOutputTokens: number;
+  /** Charged figures: zero until completion. */
+  outputTokensCharged: number;
+  inputTokensCharged: number;
+  costNano: number;
+  holdNano: number;
+  /** Prices in force for this task (after the plan's discount), nano-dollars per token. */
+  priceNano: { input: number; output: number };
+  /** Planned moves, epoch ms. */
+  startAt: number;
+  endAt: number;
+  outcome: 'completed' | 'failed';
+  periodStart: number;
+  createdAt: number;
+  startedAt: number | null;
+  completedAt: number | null;
+}
+
+/** One fixed 60-second window of an account's (or an anonymous client's) requests and tokens. */
+export interface Bucket {
+  windowStart: number;
+  count: number;
+  tokens: number;
+}

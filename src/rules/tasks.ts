@@ -1,0 +1,167 @@
+import type { Faker } from '@faker-js/faker';
+import type { ModelId } from '../model/models.js';
+import { PLANS, type Plan } from '../model/plans.js';
+import { hash53, intBetween, rngFor, seededId } from '../model/random.js';
+import type { State } from '../model/state.js';
+import type { Account, Agent, Priority, Task, TaskError, TaskStatus } from '../model/types.js';
+import { syncPeriod } from './accounts.js';
+import { assertAffordable, availableNano, costOf, pricesFor, settleHold } from './billing.js';
+import { ApiError } from './errors.js';
+import { WINDOW_MS, currentWindow, retryAfterSeconds, tokensLeft } from './rate-limit.js';
+import { planProgress, type TaskTimings } from './task-progress.js';
+import { inputTokensFor } from './tokens.js';
+
+/** What task rules need beside the state. */
+export interface TaskEnv {
+  state: State;
+  seed: number;
+  faker: Faker;
+  timings: TaskTimings;
+}
+
+export interface NewTask {
+  agent: Agent;
+  description: string;
+  priority: Priority;
+  model: ModelId;
+}
+
+/** Per-request changes that scenarios make to task creation. */
+export interface TaskEffects {
+  plan?: Plan;
+  tpm: number;
+  /** Spendable balance override (`out-of-credits`: 0). */
+  spendableNano?: number;
+  slowFactor?: number;
+  fail?: boolean;
+}
+
+export const TASK_FAILED: TaskError = { code: 'task_failed', message: 'The agent could not complete the task.' };
+
+/**
+ * Creates a task: estimates its tokens and cost, checks money (402) then tokens (429), holds the estimated cost and
+ * schedules its moves. Throws before changing anything when a check fails.
+ */
+export function createTask(env: TaskEnv, account: Account, input: NewTask, now: number, effects: TaskEffects): Task {
+  const { state } = env;
+  const plan = effects.plan ?? PLANS[account.plan];
+  const seq = state.counters.task + 1;
+  const rand = rngFor(env.seed, `task:${seq}`);
+  const inputTokens = inputTokensFor(input.description, input.agent);
+  const { outputMin, outputMax } = input.agent.tokens;
+  const prices = pricesFor(input.model, plan);
+  const hold = costOf(inputTokens, outputMax, prices);
+  const estimatedTokens = inputTokens + outputMax;
+
+  const bucket = currentWindow(state.buckets.get(account.id), now);
+  const left = tokensLeft(bucket, effects.tpm);
+  // Money first, then tokens (CONTRACT §3.7); both before any change.
+  assertAffordable(hold, effects.spendableNano ?? availableNano(account));
+  if (estimatedTokens > left) {
+    throw new ApiError(
+      'rate_limit_exceeded',
+      `Rate limit exceeded: this task needs about ${estimatedTokens} tokens and ${left} of the ${effects.tpm} tokens per minute remain. Please slow down.`,
+      { 'Retry-After': String(retryAfterSeconds(bucket.windowStart + WINDOW_MS, now)) },
+    );
+  }
+
+  // All checks passed: commit.
+  account.heldNano += hold;
+  bucket.tokens += estimatedTokens;
+  state.buckets.set(account.id, bucket);
+  state.counters.task = seq;
+  const { startAt, endAt } = planProgress(rand, now, input.priority, env.timings, effects.slowFactor);
+  const task: Task = {
+    id: seededId('task', env.seed, `task:${seq}`),
+    seq,
+    accountId: account.id,
+    agentId: input.agent.id,
+    description: input.description,
+    priority: input.priority,
+    model: input.model,
+    status: 'queued',
+    result: null,
+    error: null,
+    inputTokens,
+    plannedOutputTokens: intBetween(rand, outputMin, outputMax),
+    inputTokensCharged: 0,
+    outputTokensCharged: 0,
+    costNano: 0,
+    holdNano: hold,
+    priceNano: prices,
+    startAt,
+    endAt,
+    outcome: effects.fail ? 'failed' : 'completed',
+    periodStart: account.periodStart,
+    createdAt: now,
+    startedAt: null,
+    completedAt: null,
+  };
+  state.tasks.set(task.id, task);
+  account.usage.tasks.queued += 1;
+  state.due.push(startAt, { taskId: task.id, move: 'start' });
+  state.due.push(endAt, { taskId: task.id, move: 'end' });
+  return task;
+}
+
+function move(env: TaskEnv, task: Task, to: TaskStatus): void {
+  const account = env.state.accounts.get(task.accountId);
+  if (account && account.periodStart === task.periodStart) {
+    account.usage.tasks[task.status] -= 1;
+    account.usage.tasks[to] += 1;
+  }
+  task.status = to;
+}
+
+/** Seeded output text of a completed task. */
+export function resultFor(env: TaskEnv, task: Task): { output: string } {
+  env.faker.seed(hash53(task.id, env.seed));
+  return { output: env.faker.lorem.paragraphs({ min: 1, max: 3 }) };
+}
+
+function start(env: TaskEnv, task: Task, at: number): void {
+  if (task.status !== 'queued') return;
+  task.startedAt = at;
+  move(env, task, 'running');
+}
+
+/** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
+export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed' | 'failed', detail?: { result?: unknown; error?: TaskError }): void {
+  if (task.status === 'completed' || task.status === 'failed') return;
+  const account = env.state.accounts.get(task.accountId);
+  if (account) syncPeriod(account, at);
+  if (task.status === 'queued') start(env, task, at);
+  task.completedAt = at;
+  if (outcome === 'completed') {
+    const cost = costOf(task.inputTokens, task.plannedOutputTokens, task.priceNano);
+    task.inputTokensCharged = task.inputTokens;
+    task.outputTokensCharged = task.plannedOutputTokens;
+    task.costNano = cost;
+    task.result = detail?.result !== undefined ? detail.result : resultFor(env, task);
+    if (account) {
+      settleHold(account, task.holdNano, cost);
+      account.usage.inputTokens += task.inputTokens;
+      account.usage.outputTokens += task.plannedOutputTokens;
+      account.usage.costNano += cost;
+    }
+  } else {
+    task.error = detail?.error ?? TASK_FAILED;
+    if (account) settleHold(account, task.holdNano);
+  }
+  task.holdNano = 0;
+  move(env, task, outcome);
+}
+
+/** Applies every planned move that is due at `now`, in time order. */
+export function settleDue(env: TaskEnv, now: number): void {
+  const { due, tasks, accounts } = env.state;
+  for (let next = due.peek(); next && next.at <= now; next = due.peek()) {
+    due.pop();
+    const task = tasks.get(next.item.taskId);
+    if (!task) continue;
+    const account = accounts.get(task.accountId);
+    if (account) syncPeriod(account, next.at);
+    if (next.item.move === 'start') start(env, task, next.at);
+    else finish(env, task, next.at, task.outcome);
+  }
+}

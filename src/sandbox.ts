@@ -1,0 +1,300 @@
+import type { Faker } from '@faker-js/faker';
+import { createClock, type Clock, type ClockMode } from './model/clock.js';
+import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
+import { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+import { usdToNano } from './model/money.js';
+import { isPlanId, PLANS, type PlanId } from './model/plans.js';
+import { seededId, seededKey } from './model/random.js';
+import { isScope, type Scope } from './model/scopes.js';
+import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State, type StateSnapshot } from './model/state.js';
+import { periodBounds } from './rules/period.js';
+import { finish } from './rules/tasks.js';
+import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
+import type { Engine } from './core/engine.js';
+import { handle, settle } from './core/handle.js';
+import { Journal, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js';
+import type { PlainRequest, PlainResponse } from './core/types.js';
+import { accountView, taskView } from './core/views.js';
+import { ActiveScenarios, type ScenarioScope } from './scenarios/active.js';
+import type { ScenarioOptions } from './scenarios/catalog.js';
+import { SandboxError } from './errors.js';
+import type { TaskError } from './model/types.js';
+
+/** A scenario to start with: a name, or a name with options and a scope. */
+export type ScenarioSpec = string | ({ name: string; options?: ScenarioOptions } & ScenarioScope);
+
+export interface SandboxOptions {
+  /** Drives every random choice (catalog, keys, ids, tokens, timings). Default 1. */
+  seed?: number;
+  /** A fixture set (validated); default: generated from the seed. */
+  fixtures?: FixtureSet | unknown;
+  /** The API's {base_url}, e.g. `https://api.example.com/api/v1`. Default: any origin + `/api/v1`. */
+  baseUrl?: string;
+  /** `real` (default) or `manual`: a manual clock moves only by `clock.advance` / `clock.set`. */
+  clock?: ClockMode;
+  /** Start time of the clock (manual default: 2026-01-01T00:00:00Z). */
+  now?: Date | string | number;
+  /** Scenarios in force from the start (and again after `reset()`). */
+  scenarios?: ScenarioSpec[];
+  /** How many handled requests the journal keeps. Default 1000. */
+  journalSize?: number;
+  /** Requests per minute per client without a valid key. Default 60. */
+  anonymousRpm?: number;
+  /** Task timings (queued, running range), in ms. */
+  taskTimings?: Partial<TaskTimings>;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  accountId: string;
+  scopes: Scope[];
+}
+
+export type AccountView = ReturnType<typeof accountView>;
+export type TaskView = ReturnType<typeof taskView>;
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+  /** Required on the control API when set (always required when host is not a loopback address). */
+  controlToken?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** One sandbox without its msw door: state, clock, scenarios, the request core. The CLI runs on this. */
+export interface SandboxCore {
+  /** The transport-neutral core: a plain request in, a plain response out. */
+  handle(req: PlainRequest): PlainResponse;
+  /** Back to the initial state: fixtures, clock, rate buckets, scenarios, journal. */
+  reset(): void;
+  /** Applies a scenario (to the whole sandbox, an account or a key); returns a function that undoes it. */
+  useScenario(name: string, options?: ScenarioOptions & ScenarioScope): () => void;
+  /** Removes every scenario in force (or those of one scope). */
+  clearScenarios(scope?: ScenarioScope): void;
+  readonly keys: {
+    create(input: { accountId?: string; scopes: Scope[]; label?: string }): CreatedKey;
+    revoke(idOrKey: string): void;
+    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string })[];
+  };
+  readonly accounts: {
+    list(): AccountView[];
+    get(id: string): AccountView | undefined;
+    update(id: string, patch: { plan?: PlanId; balanceUsd?: number; limits?: { rpm?: number | null; tpm?: number | null } }): AccountView;
+    create(input?: { plan?: PlanId; balanceUsd?: number; name?: string }): { account: AccountView; key: CreatedKey };
+  };
+  readonly clock: Clock;
+  readonly tasks: {
+    get(id: string): TaskView | undefined;
+    list(accountId?: string): TaskView[];
+    complete(id: string, result?: unknown): TaskView;
+    fail(id: string, error?: TaskError): TaskView;
+  };
+  /** The journal of handled requests (bounded), newest last. */
+  readonly requests: JournalEntry[];
+  /** Empties the journal. */
+  clearRequests(): void;
+  snapshot(): StateSnapshot;
+  restore(snapshot: StateSnapshot | unknown): void;
+  /** Starts the HTTP server of the CLI on this sandbox (Node only). */
+  listen(options?: ListenOptions): Promise<RunningServer>;
+  readonly seed: number;
+  readonly baseUrl: string | undefined;
+  readonly basePath: string;
+}
+
+const DEFAULT_ACCOUNT = 'acc_demo';
+
+/** Creates a sandbox without msw handlers (see `createSandbox` in `index.ts` for the one with them). */
+export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
+  const seed = options.seed ?? DEFAULT_SEED;
+  if (!Number.isSafeInteger(seed)) throw new SandboxError(`seed must be an integer, got ${JSON.stringify(options.seed)}.`);
+  const faker: Faker = createFaker();
+  const fixtures = options.fixtures === undefined ? generateDefaultFixtures(seed, faker) : parseFixtureSet(options.fixtures, 'given to createSandbox');
+  const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, '') : '/api/v1';
+  const clockMode = options.clock ?? 'real';
+  const start = options.now === undefined ? undefined : new Date(options.now).getTime();
+
+  let engine: Engine;
+  const clock = createClock(clockMode, start, () => settle(engine));
+  const initialNow = clock.now();
+  const initial = toSnapshot(stateFromFixtures(fixtures, initialNow, periodBounds(initialNow)), seed, initialNow);
+  const timings: TaskTimings = { ...DEFAULT_TASK_TIMINGS, ...options.taskTimings };
+
+  engine = {
+    state: fromSnapshot(initial),
+    seed,
+    faker,
+    timings,
+    clock,
+    journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    scenarios: new ActiveScenarios(),
+    basePath,
+    anonymousRpm: options.anonymousRpm ?? 60,
+    pageCache: { version: -1, pages: new Map() },
+    requestSeq: 0,
+  };
+
+  const applyInitialScenarios = () => {
+    for (const spec of options.scenarios ?? []) {
+      if (typeof spec === 'string') engine.scenarios.add(spec);
+      else engine.scenarios.add(spec.name, spec.options, { accountId: spec.accountId, keyId: spec.keyId });
+    }
+  };
+  applyInitialScenarios();
+
+  const state = (): State => engine.state;
+  const account = (id: string) => {
+    const a = state().accounts.get(id);
+    if (!a) throw new SandboxError(`No account '${id}'.`, 'not_found');
+    return a;
+  };
+  const task = (id: string) => {
+    settle(engine);
+    const t = state().tasks.get(id);
+    if (!t) throw new SandboxError(`No task '${id}'.`, 'not_found');
+    return t;
+  };
+  const keyView = (k: { id: string; key: string; accountId: string; scopes: Scope[] }): CreatedKey => ({ id: k.id, key: k.key, accountId: k.accountId, scopes: [...k.scopes] });
+
+  const createKey = (input: { accountId?: string; scopes: Scope[]; label?: string }): CreatedKey => {
+    const accountId = input.accountId ?? (state().accounts.has(DEFAULT_ACCOUNT) ? DEFAULT_ACCOUNT : state().accounts.keys().next().value!);
+    const owner = account(accountId);
+    if (!Array.isArray(input.scopes) || input.scopes.length === 0 || !input.scopes.every(isScope)) {
+      throw new SandboxError(`scopes must be a non-empty list of: read:agents, write:agents, read:tasks, write:tasks, read:usage, read:analytics, admin.`);
+    }
+    const plan = PLANS[owner.plan];
+    const live = [...state().keysById.values()].filter((k) => k.accountId === owner.id && !k.revoked).length;
+    if (plan.maxKeys !== null && live >= plan.maxKeys) {
+      throw new SandboxError(`The ${plan.name} plan allows ${plan.maxKeys} API key${plan.maxKeys === 1 ? '' : 's'} per account; account '${owner.id}' has ${live}. Revoke one or change the plan.`);
+    }
+    const n = ++state().counters.key;
+    const created = { id: seededId('key', seed, `minted-key-id:${n}`), key: seededKey(seed, `minted-key:${n}`), accountId: owner.id, scopes: [...new Set(input.scopes)], revoked: false, label: input.label ?? input.scopes.join(' '), createdAt: clock.now() };
+    addKey(state(), created);
+    return keyView(created);
+  };
+
+  const sandbox: SandboxCore = {
+    handle: (req) => handle(engine, req),
+    reset() {
+      engine.state = fromSnapshot(initial);
+      clock.set(clockMode === 'manual' ? (start ?? initialNow) : (start ?? Date.now()));
+      engine.seed = seed;
+      engine.journal.clear();
+      engine.scenarios.clear();
+      engine.requestSeq = 0;
+      applyInitialScenarios();
+    },
+    useScenario(name, opts = {}) {
+      const { accountId, keyId, ...scenarioOptions } = opts;
+      if (accountId !== undefined) account(accountId);
+      if (keyId !== undefined && !state().keysById.has(keyId)) throw new SandboxError(`No key '${keyId}'.`, 'not_found');
+      return engine.scenarios.add(name, scenarioOptions, { accountId, keyId });
+    },
+    clearScenarios(scope) {
+      engine.scenarios.clear(scope);
+    },
+    keys: {
+      create: createKey,
+      revoke(idOrKey) {
+        const k = state().keysById.get(idOrKey) ?? state().keys.get(idOrKey);
+        if (!k) throw new SandboxError(`No key '${idOrKey.startsWith('ak_') ? `${idOrKey.slice(0, 6)}…` : idOrKey}'.`, 'not_found');
+        k.revoked = true;
+      },
+      list(accountId) {
+        return [...state().keysById.values()].filter((k) => accountId === undefined || k.accountId === accountId).map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label }));
+      },
+    },
+    accounts: {
+      list: () => (settle(engine), [...state().accounts.values()].map(accountView)),
+      get: (id) => {
+        settle(engine);
+        const a = state().accounts.get(id);
+        return a ? accountView(a) : undefined;
+      },
+      update(id, patch) {
+        const a = account(id);
+        if (patch.plan !== undefined && !isPlanId(patch.plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(patch.plan)}.`);
+        if (patch.balanceUsd !== undefined && !(typeof patch.balanceUsd === 'number' && Number.isFinite(patch.balanceUsd) && patch.balanceUsd >= 0)) {
+          throw new SandboxError(`balance_usd must be a number ≥ 0; got ${JSON.stringify(patch.balanceUsd)}.`);
+        }
+        for (const [name, value] of Object.entries(patch.limits ?? {})) {
+          if (name !== 'rpm' && name !== 'tpm') throw new SandboxError(`limits may set rpm and tpm only; got '${name}'.`);
+          if (value !== null && !(Number.isInteger(value) && (value as number) > 0)) throw new SandboxError(`limits.${name} must be a positive integer or null; got ${JSON.stringify(value)}.`);
+        }
+        if (patch.plan !== undefined) a.plan = patch.plan;
+        if (patch.balanceUsd !== undefined) a.balanceNano = usdToNano(patch.balanceUsd);
+        for (const [name, value] of Object.entries(patch.limits ?? {}) as ['rpm' | 'tpm', number | null][]) {
+          if (value === null) delete a.limits[name];
+          else a.limits[name] = value;
+        }
+        return accountView(a);
+      },
+      create(input = {}) {
+        const plan = input.plan ?? 'pro';
+        if (!isPlanId(plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(input.plan)}.`);
+        if (input.balanceUsd !== undefined && !(Number.isFinite(input.balanceUsd) && input.balanceUsd >= 0)) throw new SandboxError(`balance_usd must be a number ≥ 0.`);
+        const n = ++state().counters.account;
+        const id = seededId('acc', seed, `account:${n}`);
+        const now = clock.now();
+        state().accounts.set(id, newAccount({ id, name: input.name ?? `Account ${n}`, plan, balanceNano: input.balanceUsd === undefined ? undefined : usdToNano(input.balanceUsd) }, periodBounds(now), now));
+        return { account: accountView(account(id)), key: createKey({ accountId: id, scopes: ['admin'], label: 'admin' }) };
+      },
+    },
+    clock,
+    tasks: {
+      get: (id) => {
+        settle(engine);
+        const t = state().tasks.get(id);
+        return t ? taskView(t) : undefined;
+      },
+      list: (accountId) => (settle(engine), [...state().tasks.values()].filter((t) => accountId === undefined || t.accountId === accountId).map(taskView)),
+      complete(id, result) {
+        const t = task(id);
+        if (t.status === 'completed' || t.status === 'failed') throw new SandboxError(`Task '${id}' has already ended (${t.status}).`);
+        finish(engine, t, clock.now(), 'completed', { result });
+        return taskView(t);
+      },
+      fail(id, error) {
+        const t = task(id);
+        if (t.status === 'completed' || t.status === 'failed') throw new SandboxError(`Task '${id}' has already ended (${t.status}).`);
+        if (error !== undefined && !(error && typeof error.code === 'string' && typeof error.message === 'string')) {
+          throw new SandboxError('error must be { code: string, message: string }.');
+        }
+        finish(engine, t, clock.now(), 'failed', { error });
+        return taskView(t);
+      },
+    },
+    get requests() {
+      return engine.journal.list();
+    },
+    clearRequests() {
+      engine.journal.clear();
+    },
+    snapshot() {
+      settle(engine);
+      return toSnapshot(engine.state, engine.seed, clock.now());
+    },
+    restore(snapshot) {
+      const next = fromSnapshot(snapshot);
+      const snap = snapshot as StateSnapshot;
+      engine.state = next;
+      if (Number.isSafeInteger(snap.seed)) engine.seed = snap.seed;
+      if (clockMode === 'manual' && Number.isFinite(snap.now)) clock.set(snap.now);
+      else settle(engine);
+    },
+    async listen(listenOptions = {}) {
+      const { listen } = await import('./server/listen.js');
+      return listen(sandbox, listenOptions);
+    },
+    seed,
+    baseUrl: options.baseUrl,
+    basePath,
+  };
+  return sandbox;
+}

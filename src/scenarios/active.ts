@@ -1,0 +1,81 @@
+import { NO_EFFECTS, type Effects } from '../rules/effects.js';
+import { hash53 } from '../model/random.js';
+import { findScenario, SCENARIO_NAMES, type ScenarioOptions } from './catalog.js';
+
+/** Where a scenario applies: the whole sandbox, one account or one key. */
+export interface ScenarioScope {
+  accountId?: string;
+  keyId?: string;
+}
+
+export interface ActiveScenario {
+  id: number;
+  name: string;
+  options: ScenarioOptions;
+  scope: ScenarioScope;
+}
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+export function assertScenario(name: string): void {
+  if (!findScenario(name)) {
+    throw new ScenarioError(`Unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
+  }
+}
+
+export interface Resolved {
+  effects: Effects;
+  names: string[];
+}
+
+const NONE: Resolved = Object.freeze({ effects: NO_EFFECTS, names: [] as string[] });
+
+/** The scenarios in force in one sandbox, and how they combine for one request. */
+export class ActiveScenarios {
+  private list: ActiveScenario[] = [];
+  private nextId = 1;
+
+  add(name: string, options: ScenarioOptions = {}, scope: ScenarioScope = {}): () => void {
+    assertScenario(name);
+    const entry: ActiveScenario = { id: this.nextId++, name, options, scope };
+    this.list = [...this.list, entry];
+    return () => {
+      this.list = this.list.filter((s) => s !== entry);
+    };
+  }
+
+  clear(scope?: ScenarioScope): void {
+    this.list = scope ? this.list.filter((s) => s.scope.accountId !== scope.accountId || s.scope.keyId !== scope.keyId) : [];
+  }
+
+  all(): readonly ActiveScenario[] {
+    return this.list;
+  }
+
+  /**
+   * Combines the scenarios that apply to a request: sandbox-wide ones, the account's, the key's, and those named in
+   * the request's `X-Sandbox-Scenario` header (already validated). Later ones win on the same flag.
+   */
+  resolve(accountId: string | undefined, keyId: string | undefined, fromHeader: readonly string[], seed: number, requestSeq: number): Resolved {
+    if (this.list.length === 0 && fromHeader.length === 0) return NONE;
+    let effects: Effects = {};
+    const names: string[] = [];
+    const apply = (name: string, options: ScenarioOptions) => {
+      const scenario = findScenario(name);
+      if (!scenario) return;
+      effects = { ...effects, ...scenario.effects(options) };
+      if (name === 'latency' && options.jitterMs) {
+        effects.latencyMs = (effects.latencyMs ?? 0) + (hash53(`latency:${requestSeq}`, seed) % (options.jitterMs + 1));
+      }
+      names.push(name);
+    };
+    for (const s of this.list) {
+      const { accountId: a, keyId: k } = s.scope;
+      if ((a === undefined || a === accountId) && (k === undefined || k === keyId)) apply(s.name, s.options);
+    }
+    for (const name of fromHeader) apply(name, {});
+    return names.length === 0 ? NONE : { effects, names };
+  }
+}

@@ -1,0 +1,44 @@
+import type { Effects } from '../rules/effects.js';
+
+/** Options a scenario may take (only `latency` reads them today). */
+export interface ScenarioOptions {
+  /** `latency`: fixed delay in ms (default 500). */
+  ms?: number;
+  /** `latency`: extra seeded jitter of up to this many ms (default 0). */
+  jitterMs?: number;
+  /** `slow-tasks`: how many times slower (default 10). */
+  factor?: number;
+}
+
+/** A named preset: plain data. The same object serves the CLI flag, the header, magic keys and `useScenario`. */
+export interface Scenario {
+  name: string;
+  description: string;
+  effects(options: ScenarioOptions): Effects;
+}
+
+const scenario = (name: string, description: string, effects: Scenario['effects']): Scenario => ({ name, description, effects });
+
+/** The catalogue of CONTRACT §6. */
+export const SCENARIOS: readonly Scenario[] = [
+  scenario('out-of-credits', 'The spendable balance is zero: POST /ext/tasks answers 402 insufficient_credits. Reads still work.', () => ({ outOfCredits: true })),
+  scenario('rate-limited', 'Every request answers 429 rate_limit_exceeded with X-RateLimit-Remaining: 0, a Reset in the future and Retry-After.', () => ({ rateLimited: true })),
+  scenario('revoked-key', 'The key is treated as revoked: every request answers 401 invalid_api_key.', () => ({ revokedKey: true })),
+  scenario('read-only-key', 'The key keeps only its read scopes (admin becomes every read:* scope): POST /ext/tasks answers 403 insufficient_scope.', () => ({ readOnlyKey: true })),
+  scenario('free-plan', "The account runs on the Free plan's limits and prices: 10 requests and 10K tokens per minute, no discount.", () => ({ plan: 'free' })),
+  scenario('slow-tasks', 'Tasks created meanwhile take 10 times longer (option factor) to start and to finish.', (o) => ({ slowFactor: o.factor ?? 10 })),
+  scenario('failing-tasks', 'Tasks created meanwhile end failed with error task_failed, and are not charged.', () => ({ failTasks: true })),
+  scenario('latency', 'Every answer is delayed by a fixed time (option ms, default 500) plus seeded jitter (option jitterMs, default 0).', (o) => ({ latencyMs: o.ms ?? 500 })),
+  scenario('server-error', 'Every request answers 500 internal_error in the error shape.', () => ({ serverError: true })),
+  scenario('unavailable', 'Every request answers 503 service_unavailable with Retry-After.', () => ({ unavailable: true })),
+  scenario('network-error', 'The connection fails: a network error in-process, a reset socket in server mode.', () => ({ networkError: true })),
+  scenario('empty-catalog', 'The catalog is empty: GET /ext/agents lists nothing, every agent id is 404 not_found.', () => ({ emptyCatalog: true })),
+];
+
+const BY_NAME = new Map(SCENARIOS.map((s) => [s.name, s]));
+
+export function findScenario(name: string): Scenario | undefined {
+  return BY_NAME.get(name);
+}
+
+export const SCENARIO_NAMES = SCENARIOS.map((s) => s.name);

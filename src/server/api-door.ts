@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PlainResponse } from '../core/types.js';
+import { MAX_BODY_BYTES } from '../rules/task-body.js';
+import type { SandboxCore as Sandbox } from '../sandbox.js';
+
+/**
+ * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
+ * 1 MiB limit and the plain response written out.
+ */
+export function createApiDoor(sandbox: Sandbox, basePath: string) {
+  return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const run = (body: string, bodyTooLarge: boolean) => {
+      let out: PlainResponse;
+      try {
+        out = sandbox.handle({
+          method: req.method ?? 'GET',
+          path: pathname.slice(basePath.length),
+          query: q === -1 ? '' : url.slice(q + 1),
+          header: (name) => headerValue(req.headers[name]),
+          body,
+          bodyTooLarge,
+          clientId: req.socket.remoteAddress ?? 'unknown',
+        });
+      } catch {
+        out = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
+      }
+      if (out.delayMs) setTimeout(() => write(req, res, out), out.delayMs);
+      else write(req, res, out);
+    };
+    // A request with no body framing has no body: answer at once.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      run('', false);
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.on('end', () => run(tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge));
+    req.on('error', () => req.socket.destroy());
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
+  if (res.destroyed) return;
+  if (out.networkError) {
+    const socket = req.socket as typeof req.socket & { resetAndDestroy?: () => void };
+    if (socket.resetAndDestroy) socket.resetAndDestroy();
+    else socket.destroy();
+    return;
+  }
+  for (const name in out.headers) res.setHeader(name, out.headers[name]!);
+  res.statusCode = out.status;
+  res.end(req.method === 'HEAD' ? undefined : out.body);
+}
