@@ -1,17 +1,15 @@
-import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSandbox } from '../src/index.js';
+import { inProcess, keyOf, type Door } from './support/doors.js';
 
-const sandbox = createSandbox({ clock: 'manual' });
-const server = setupServer(...sandbox.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
+let door: Door;
+beforeAll(() => {
+  door = inProcess({ clock: 'manual' });
+});
+afterAll(() => door.close());
 
 it('lists agents in-process with an admin key', async () => {
-  const key = sandbox.keys.list().find((k) => k.label === 'admin')!.key;
-  const res = await fetch('https://api.example.com/api/v1/ext/agents', { headers: { Authorization: `Bearer ${key}` } });
+  const res = await door.call('GET', '/ext/agents', { key: keyOf(door.sandbox) });
   expect(res.status).toBe(200);
   expect(res.headers.get('x-ratelimit-limit')).toBe('300');
-  const body = await res.json();
-  expect(body.data).toHaveLength(20);
+  expect(res.json.data).toHaveLength(20);
 });
