@@ -11,12 +11,23 @@ import { WINDOW_MS, currentWindow, retryAfterSeconds, tokensLeft } from './rate-
 import { planProgress, type TaskTimings } from './task-progress.js';
 import { inputTokensFor } from './tokens.js';
 
+export type TaskEventType = 'task.created' | 'task.started' | 'task.completed' | 'task.failed';
+
+/** A move of a task, at the sandbox time it happened (for observers such as webhooks). */
+export interface TaskEvent {
+  type: TaskEventType;
+  task: Task;
+  at: number;
+}
+
 /** What task rules need beside the state. */
 export interface TaskEnv {
   state: State;
   seed: number;
   faker: Faker;
   timings: TaskTimings;
+  /** Told of every task move, in order, exactly once. */
+  onTaskEvent?: (event: TaskEvent) => void;
 }
 
 export interface NewTask {
@@ -101,6 +112,7 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
   account.usage.tasks.queued += 1;
   state.due.push(startAt, { taskId: task.id, move: 'start' });
   state.due.push(endAt, { taskId: task.id, move: 'end' });
+  env.onTaskEvent?.({ type: 'task.created', task, at: now });
   return task;
 }
 
@@ -123,6 +135,7 @@ function start(env: TaskEnv, task: Task, at: number): void {
   if (task.status !== 'queued') return;
   task.startedAt = at;
   move(env, task, 'running');
+  env.onTaskEvent?.({ type: 'task.started', task, at });
 }
 
 /** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
@@ -150,6 +163,7 @@ export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed
   }
   task.holdNano = 0;
   move(env, task, outcome);
+  env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
 }
 
 /** Applies every planned move that is due at `now`, in time order. */
