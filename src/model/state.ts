@@ -67,10 +67,13 @@ export function addKey(state: State, key: ApiKey): void {
   state.keysById.set(key.id, key);
 }
 
+// Versions are unique across states, so a page cached for one state is never served for a restored or reset one.
+let catalogVersions = 0;
+
 export function setAgents(state: State, agents: Agent[]): void {
   state.agents = agents;
   state.agentIndex = new Map(agents.map((a, i) => [a.id, i]));
-  state.catalogVersion += 1;
+  state.catalogVersion = ++catalogVersions;
 }
 
 function emptyState(): State {
