@@ -19,6 +19,7 @@ interface Row {
   path: string;
   key: KeySpec;
   body?: unknown;
+  headers?: Record<string, string>;
   setup?: (door: Door) => Promise<void> | void;
   expect: { status: number; code?: ErrorCode; message?: RegExp; limit?: number; remaining?: number };
 }
@@ -85,6 +86,14 @@ const ROWS: Row[] = [
     name: '§4 rule 4: A task that the account cannot pay for fails with 402 insufficient_credits', method: 'POST', path: '/ext/tasks', key: 'write:tasks', body: TASK_BODY,
     setup: ({ sandbox }) => void sandbox.accounts.update('acc_demo', { balanceUsd: 0 }), expect: { status: 402, code: 'insufficient_credits' },
   },
+  {
+    name: 'CONTRACT §3.5: a POST /ext/tasks body over 1 MiB fails with 413 request_too_large', method: 'POST', path: '/ext/tasks', key: 'write:tasks',
+    body: JSON.stringify({ agent_id: 'agt_x', description: 'x'.repeat(1024 * 1024) }), expect: { status: 413, code: 'request_too_large' },
+  },
+  {
+    name: 'CONTRACT §3.2 "Every authenticated request counts": one with an unknown X-Sandbox-Scenario gets 400 on the account\'s window', method: 'GET', path: '/ext/agents',
+    key: 'read:agents', headers: { 'X-Sandbox-Scenario': 'meteor-strike' }, expect: { status: 400, code: 'invalid_request' },
+  },
   { name: 'CONTRACT §3 order, key before route: no key on an unknown path gets 401 missing_api_key', method: 'GET', path: '/ext/nothing', key: 'none', expect: { status: 401, code: 'missing_api_key' } },
   { name: 'CONTRACT §3 order, key before route: a revoked key on an unknown path gets 401 invalid_api_key', method: 'GET', path: '/ext/nothing', key: 'revoked', expect: { status: 401, code: 'invalid_api_key' } },
   { name: 'CONTRACT §3 order, route before scope: a key without scope on an unknown path gets 404, not 403', method: 'GET', path: '/ext/nothing', key: 'read:usage', expect: { status: 404, code: 'not_found' } },
@@ -108,8 +117,9 @@ async function send(door: Door, row: Row, fill: Fill): Promise<Answer> {
   const { sandbox } = door;
   const body = row.body === undefined ? undefined : typeof row.body === 'string' ? row.body : fill(JSON.stringify(row.body));
   const k = row.key;
-  if (k === 'none') return door.call(row.method, fill(row.path), { body });
-  if (typeof k === 'object') return door.call(row.method, fill(row.path), { body, headers: { Authorization: fill(k.header) } });
+  const headers = row.headers;
+  if (k === 'none') return door.call(row.method, fill(row.path), { body, headers });
+  if (typeof k === 'object') return door.call(row.method, fill(row.path), { body, headers: { ...headers, Authorization: fill(k.header) } });
   let key: string;
   if (k === 'garbage') key = 'ak_NeverIssuedNeverIssuedNeverIssued0';
   else if (k === 'revoked') {
@@ -119,7 +129,7 @@ async function send(door: Door, row: Row, fill: Fill): Promise<Answer> {
     const [label, account] = k.split('@');
     key = keyOf(sandbox, label, account);
   }
-  return door.call(row.method, fill(row.path), { key, body });
+  return door.call(row.method, fill(row.path), { key, body, headers });
 }
 
 describe.each(DOORS)('the contract table, %s door', (_name, open) => {
