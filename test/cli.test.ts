@@ -67,7 +67,7 @@ describe('the banner', () => {
     const base = `${result!.server.url}/api/v1`;
     expect(stdout).toContain(`Base URL     ${base}`);
     for (const [id, plan, balance] of [['acc_demo', 'Pro', '50.00'], ['acc_free', 'Free', '0.00'], ['acc_starter', 'Starter', '10.00'], ['acc_enterprise', 'Enterprise', '200.00']]) {
-      expect(stdout).toMatch(new RegExp(`^\\s+${id}\\s+${plan}\\s+\\$\\s*${balance.replace('.', '\\.')}\\b`, 'm'));
+      expect(stdout).toMatch(new RegExp(`^\\s+${id}\\s+${plan}\\s+\\$\\s*${balance!.replace('.', '\\.')}\\b`, 'm'));
     }
     const keys = bannerKeys(stdout);
     for (const scope of SCOPES) expect(keys.map((k) => k.label), scope).toContain(scope);

@@ -197,12 +197,18 @@ describe('the control API (CONTRACT §7)', () => {
     ['revoking an unknown key', 'DELETE', '/__sandbox/keys/key_nope', undefined, 'not_found'],
     ['a bad clock duration', 'POST', '/__sandbox/clock', { advance: 'soon' }, 'invalid_request'],
     ['a bad clock time', 'POST', '/__sandbox/clock', { set: 'yesterday' }, 'invalid_request'],
+    ['a clock beyond the year 9998', 'POST', '/__sandbox/clock', { advance: 1e300 }, 'invalid_request'],
+    ['a clock before 1970', 'POST', '/__sandbox/clock', { set: -1e20 }, 'invalid_request'],
     ['an unknown scenario', 'POST', '/__sandbox/scenarios', { name: 'meteor-strike' }, 'invalid_request'],
     ['a state that is not a snapshot', 'PUT', '/__sandbox/state', { hello: 'world' }, 'invalid_request'],
+    ['a snapshot with a null account', 'PUT', '/__sandbox/state', 'accounts', 'invalid_request'],
+    ['a snapshot with an empty key', 'PUT', '/__sandbox/state', 'keys', 'invalid_request'],
+    ['a snapshot whose key names no account', 'PUT', '/__sandbox/state', 'orphan', 'invalid_request'],
     ['an unknown control route', 'GET', '/__sandbox/nothing', undefined, 'not_found'],
   ] as const)('answers %s in the error shape and changes nothing', async (_what, method, path, body, code) => {
     const before = sandbox.snapshot();
-    expectError(await call(method, path, { body }), code);
+    const broken = { accounts: { ...before, accounts: [null] }, keys: { ...before, keys: [{}] }, orphan: { ...before, keys: [{ ...before.keys[0], accountId: 'acc_nope' }] } };
+    expectError(await call(method, path, { body: path === '/__sandbox/state' ? broken[body as keyof typeof broken] ?? body : body }), code);
     expect(sandbox.snapshot()).toEqual(before);
   });
 
