@@ -59,7 +59,8 @@ function listAgents({ engine, req, effects }: RouteContext): Reply {
     cache.version = state.catalogVersion;
     cache.pages.clear();
   }
-  const cacheKey = `${limit}:${rawCursor ?? ''}`;
+  // No colon without a cursor, so no cursor value (not even an empty one) can hit the first page's entry.
+  const cacheKey = rawCursor === null ? String(limit) : `${limit}:${rawCursor}`;
   const cached = cache.pages.get(cacheKey);
   if (cached !== undefined) return { status: 200, body: cached };
   const start = rawCursor === null ? 0 : state.agentIndex.get(decodeCursor(rawCursor, (id) => state.agentIndex.has(id)))! + 1;
