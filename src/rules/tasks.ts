@@ -118,7 +118,8 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
 
 function move(env: TaskEnv, task: Task, to: TaskStatus): void {
   const account = env.state.accounts.get(task.accountId);
-  if (account && account.periodStart === task.periodStart) {
+  // Unfinished tasks are carried into each new period (syncPeriod), so the move always counts in the current one.
+  if (account) {
     account.usage.tasks[task.status] -= 1;
     account.usage.tasks[to] += 1;
   }
