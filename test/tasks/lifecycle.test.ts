@@ -53,7 +53,7 @@ describe('lifecycle by clock: queued → running → completed', () => {
       sandbox.clock.advance('1m');
       const task = sandbox.tasks.get(id)!;
       durations[priority] = Date.parse(task.completed_at!) - Date.parse(task.started_at!);
-      expect(Date.parse(task.started_at!) - Date.parse(task.created_at)).toBe(1000);
+      expect(Date.parse(task.started_at!) - Date.parse(task.created_at!)).toBe(1000);
     }
     expect(durations.low).toBeGreaterThan(durations.normal!);
     expect(durations.normal).toBeGreaterThan(durations.high!);
