@@ -218,6 +218,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         return a ? accountView(a) : undefined;
       },
       update(id, patch) {
+        settle(engine);
         const a = account(id);
         if (patch.plan !== undefined && !isPlanId(patch.plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(patch.plan)}.`);
         if (patch.balanceUsd !== undefined && !(typeof patch.balanceUsd === 'number' && Number.isFinite(patch.balanceUsd) && patch.balanceUsd >= 0)) {

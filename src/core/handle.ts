@@ -75,6 +75,8 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     }
     caller.key = key;
     caller.account = account;
+    // Moves that fell due first (O(1) when none did), so that a charge lands in the period it belongs to.
+    settleDue(engine, now);
     syncPeriod(account, now);
     const plan = effects.plan ? PLANS[effects.plan] : PLANS[account.plan];
 
