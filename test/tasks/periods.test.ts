@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, eachDoor, nano, postTask } from './support.js';
+import { handle } from '../../src/core/handle.js';
+import { Journal } from '../../src/core/journal.js';
+import { createFaker } from '../../src/model/default-fixtures.js';
+import { parseFixtureSet } from '../../src/model/fixture-schema.js';
+import { stateFromFixtures } from '../../src/model/state.js';
+import { periodBounds } from '../../src/rules/period.js';
+import { DEFAULT_TASK_TIMINGS } from '../../src/rules/task-progress.js';
+import { ActiveScenarios } from '../../src/scenarios/active.js';
+import { ADMIN, eachDoor, nano, postTask, taskFixtures } from './support.js';
 
 const usageOf = (door: Parameters<Parameters<typeof eachDoor>[1]>[0], plan: keyof typeof ADMIN) => door.call('GET', '/ext/usage', { key: ADMIN[plan] }).then((r) => r.json);
 
@@ -71,4 +79,27 @@ describe('billing periods: "a plan sets monthly credits"', () => {
     expect(february.tokens).toEqual({ input: done.usage.input_tokens, output: done.usage.output_tokens, total: done.usage.input_tokens + done.usage.output_tokens });
     expect(february.balance_usd).toBe((nano(100) - nano(done.usage.cost_usd)) / 1e9);
   })) it(name, run);
+});
+
+describe('a charge lands in the period it belongs to, even when time passed with no settling (real clock)', () => {
+  it('a task that ended before the month\'s end is charged to that month, not to the next, when the first request after the boundary settles it', () => {
+    // A clock that moves without telling anyone, as real time does.
+    let now = Date.parse('2026-01-31T23:59:50.000Z');
+    const clock = { mode: 'real' as const, now: () => now, advance: () => now, set: () => now };
+    const engine = {
+      state: stateFromFixtures(parseFixtureSet(taskFixtures()), now, periodBounds(now)),
+      seed: 7, faker: createFaker(), timings: DEFAULT_TASK_TIMINGS, clock, journal: new Journal(10), scenarios: new ActiveScenarios(),
+      basePath: '/api/v1', anonymousRpm: 60, pageCache: { version: -1, pages: new Map<string, string>() }, requestSeq: 0,
+    };
+    const call = (method: string, path: string, body = '') => JSON.parse(handle(engine, { method, path, query: '', body, clientId: 't', header: (n) => (n === 'authorization' ? `Bearer ${ADMIN.pro}` : undefined) }).body);
+    const task = call('POST', '/ext/tasks', JSON.stringify({ agent_id: 'agt_fixed', description: 'Ends in January.', priority: 'urgent' }));
+    now = Date.parse('2026-02-01T00:00:30.000Z');
+    const february = call('GET', '/ext/usage');
+    const done = call('GET', `/ext/tasks/${task.id}`);
+    expect(done.completed_at < '2026-02-01').toBe(true);
+    expect(february.period_start).toBe('2026-02-01T00:00:00.000Z');
+    expect(february.tasks).toEqual({ queued: 0, running: 0, completed: 0, failed: 0 });
+    expect(february.cost_usd).toBe(0);
+    expect(february.balance_usd).toBe((nano(100) - nano(done.usage.cost_usd)) / 1e9);
+  });
 });
