@@ -35,12 +35,24 @@ function statusOf(answer: unknown): number {
   return 200;
 }
 
+class TimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 export async function send(target: { url: string | null; callback?: WebhookCallback }, request: WebhookRequest, timeoutMs: number): Promise<SendOutcome> {
   const started = now();
   const latency = () => Math.round((now() - started) * 1000) / 1000;
   try {
     if (target.callback) {
-      const status = statusOf(await target.callback(request));
+      const status = statusOf(await withTimeout(Promise.resolve(target.callback(request)), timeoutMs));
       return { status, latencyMs: latency(), error: null, response: null };
     }
     const res = await fetch(target.url!, {

@@ -30,14 +30,17 @@ export function createTask(sandbox: Sandbox, accountId = 'acc_demo', extra: Reco
   return res.json as { id: string; status: string };
 }
 
-/** An in-process receiver that records what it gets and answers with the given statuses in turn (then the last). */
+/** An in-process receiver that records what it gets; it answers the n-th attempt of each message with statuses[n-1] (then the last). */
 export function receiver(statuses: number[] = [200]) {
   const received: WebhookRequest[] = [];
+  const tries = new Map<string, number>();
   return {
     received,
     callback: (request: WebhookRequest) => {
       received.push(request);
-      return statuses[Math.min(received.length - 1, statuses.length - 1)];
+      const n = (tries.get(request.headers['webhook-id']!) ?? 0) + 1;
+      tries.set(request.headers['webhook-id']!, n);
+      return statuses[Math.min(n - 1, statuses.length - 1)];
     },
     types: () => received.map((r) => r.event.type),
   };
