@@ -171,3 +171,33 @@ describe('replay and test events', () => {
     expect(() => sandbox.webhooks.remove(id)).toThrow(SandboxError);
   });
 });
+
+describe('the delivery journal and lanes', () => {
+  it('keeps the newest deliveriesKept finished deliveries', async () => {
+    const sandbox = manualSandbox({ webhooks: { deliveriesKept: 2 } });
+    sandbox.webhooks.add({ accountId: 'acc_demo', callback: () => 200 });
+    createTask(sandbox);
+    sandbox.clock.advance('1m');
+    await sandbox.webhooks.flush();
+    expect(sandbox.webhooks.deliveries().map((d) => d.eventType)).toEqual(['task.started', 'task.completed']);
+  });
+
+  it('a slow endpoint does not hold up another one', async () => {
+    const sandbox = manualSandbox();
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const fast = receiver();
+    sandbox.webhooks.add({ accountId: 'acc_demo', callback: () => slow });
+    sandbox.webhooks.add({ accountId: 'acc_demo', callback: fast.callback });
+    createTask(sandbox);
+    const flushed = sandbox.webhooks.flush();
+    await new Promise<void>((resolve) => {
+      const check = () => (fast.received.length > 0 ? resolve() : setImmediate(check));
+      check();
+    });
+    expect(sandbox.webhooks.deliveries().map((d) => d.status)).toEqual(['pending', 'succeeded']);
+    release();
+    await flushed;
+    expect(sandbox.webhooks.deliveries().map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+  });
+});
