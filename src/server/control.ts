@@ -8,6 +8,7 @@ import { ScenarioError } from '../scenarios/active.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
+import { createWebhooksRouter } from './control-webhooks.js';
 
 const CONTROL_BODY_LIMIT = '5mb';
 
@@ -111,6 +112,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     sandbox.restore(req.body);
     res.status(204).end();
   });
+  router.use(createWebhooksRouter(sandbox));
   router.use((req, res) => sendError(res, 'not_found', `No control route for ${req.method} /__sandbox${req.path}.`));
   router.use(controlErrorHandler);
   return router;
