@@ -1,4 +1,5 @@
 /** The node server over a real socket: CORS, headers, the body limit, bad requests, and the control API (CONTRACT §7). */
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/index.js';
@@ -86,6 +87,21 @@ describe('HTTP around the API', () => {
     expectRateHeaders(res, { limit: 300, remaining: 299 });
     expect(sandbox.tasks.list()).toEqual([]);
     expect((await call('GET', '/api/v1/ext/agents', { key: keyOf(sandbox) })).status).toBe(200);
+  });
+
+  it('counts requests without a valid key per client address: another client has its own 60 a minute', async () => {
+    for (let i = 0; i < 60; i++) await call('GET', '/api/v1/ext/agents');
+    expectError(await call('GET', '/api/v1/ext/agents'), 'rate_limit_exceeded');
+    const other = await new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+      const req = request(`${url}/api/v1/ext/agents`, { localAddress: '127.0.0.2' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(other.status).toBe(401);
+    expect(other.headers['x-ratelimit-remaining']).toBe('59');
   });
 
   it('survives malformed HTTP requests: 400 in the error shape, and goes on serving', async () => {
