@@ -121,6 +121,13 @@ describe('options', () => {
     expect(byFlag.result!.sandbox.keys.list()[0]!.key).not.toBe(byEnv.result!.sandbox.keys.list()[0]!.key);
   });
 
+  it('--anonymous-rpm sets the bucket of requests without a valid key', async () => {
+    const { result } = await run(['--port', '0', '--quiet', '--anonymous-rpm', '5']);
+    const res = await fetch(`${result!.server.url}/api/v1/ext/agents`);
+    expect(res.status).toBe(401);
+    expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
+  });
+
   it.each([['--bogus'], ['--port', 'abc'], ['--port', '70000'], ['--seed', 'x'], ['--clock', 'slow'], ['serve', 'now']])('rejects a bad argument (%s) with a one-line usage error', async (...argv) => {
     const error = await run(argv).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
