@@ -156,7 +156,14 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     }
     await row.setup?.(door);
     const fill: Fill = (text) => text.replaceAll('{agent}', agent).replaceAll('{task}', task).replaceAll('{admin}', admin);
+    const before = sandbox.snapshot();
     const res = await send(door, row, fill);
+    if (row.expect.code) {
+      // CONTRACT §3: "A request that fails changes no state: no task, no charge, no hold."
+      const after = sandbox.snapshot();
+      const money = (snap: typeof before) => snap.accounts.map((a) => [a.id, a.plan, a.balanceNano, a.heldNano]);
+      expect([after.tasks, money(after), after.keys.filter((k) => !k.revoked).length]).toEqual([before.tasks, money(before), before.keys.filter((k) => !k.revoked).length]);
+    }
 
     expect(res.status, res.text).toBe(row.expect.status);
     if (row.expect.code) expectError(res, row.expect.code);
@@ -205,6 +212,13 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     expect((await door.call('GET', '/ext/usage', { key })).headers.get('retry-after')).toBe('60');
     sandbox.clock.advance(59_001);
     expect((await door.call('GET', '/ext/usage', { key })).headers.get('retry-after')).toBe('1');
+  });
+
+  it('CONTRACT §8: under concurrent requests the rate limit admits exactly its limit per window', async () => {
+    const key = keyOf(door.sandbox, 'admin', 'acc_free');
+    const answers = await Promise.all(Array.from({ length: 25 }, () => door.call('GET', '/ext/agents', { key })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
   });
 
   it('§8 Plans: X-RateLimit-Limit is the plan\'s RPM (Free 10, Starter 60, Pro 300, Enterprise 1000)', async () => {
