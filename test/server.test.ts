@@ -193,10 +193,15 @@ describe('the control API (CONTRACT §7)', () => {
   it('GET /__sandbox/state gives a snapshot; PUT /__sandbox/state restores it (204)', async () => {
     const saved = (await call('GET', '/__sandbox/state')).json;
     expect(saved.format).toBe('agent-work-sandbox/state');
-    await call('PATCH', '/__sandbox/accounts/acc_demo', { body: { plan: 'free' } });
+    await call('PATCH', '/__sandbox/accounts/acc_demo', { body: { plan: 'free', limits: { rpm: 3 } } });
     await call('POST', '/api/v1/ext/tasks', { key: keyOf(sandbox), body: { agent_id: agentId(), description: 'Summarise.' } });
+    await call('POST', '/__sandbox/keys', { body: { scopes: ['read:usage'], label: 'mine' } });
+    await call('POST', '/__sandbox/accounts', { body: { name: 'Other', plan: 'starter' } });
+    const busy = (await call('GET', '/__sandbox/state')).json;
     expect((await call('PUT', '/__sandbox/state', { body: saved })).status).toBe(204);
     expect((await call('GET', '/__sandbox/state')).json).toEqual(saved);
+    expect((await call('PUT', '/__sandbox/state', { body: busy })).status).toBe(204);
+    expect((await call('GET', '/__sandbox/state')).json).toEqual(busy);
   });
 
   it.each([
@@ -208,6 +213,8 @@ describe('the control API (CONTRACT §7)', () => {
     ['a bad limit', 'PATCH', '/__sandbox/accounts/acc_demo', { limits: { rpm: 0 } }, 'invalid_request'],
     ['bad scopes', 'POST', '/__sandbox/keys', { scopes: ['read:everything'] }, 'invalid_request'],
     ['no scopes', 'POST', '/__sandbox/keys', {}, 'invalid_request'],
+    ['a key label that is not a string', 'POST', '/__sandbox/keys', { scopes: ['admin'], label: 7 }, 'invalid_request'],
+    ['an account name that is not a string', 'POST', '/__sandbox/accounts', { name: { first: 'x' } }, 'invalid_request'],
     ['a key for an unknown account', 'POST', '/__sandbox/keys', { account_id: 'acc_nope', scopes: ['admin'] }, 'not_found'],
     ['a key past the plan\'s limit (Free: 1 key)', 'POST', '/__sandbox/keys', { account_id: 'acc_free', scopes: ['admin'] }, 'invalid_request'],
     ['revoking an unknown key', 'DELETE', '/__sandbox/keys/key_nope', undefined, 'not_found'],
