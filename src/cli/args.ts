@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ClockMode } from '../model/clock.js';
+import { findScenario, SCENARIO_NAMES } from '../scenarios/catalog.js';
 
 export const DEFAULT_PORT = 4747;
 export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
@@ -44,6 +45,14 @@ Options (environment fallback in brackets):
   -h, --help              show this help
   -v, --version           show the version
 `;
+
+function scenarioNames(values: string[]): string[] {
+  const names = values.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!findScenario(name)) throw new UsageError(`--scenario: unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
+  }
+  return names;
+}
 
 function int(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
@@ -106,7 +115,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     host: v.host ?? env[`${ENV_PREFIX}HOST`] ?? '127.0.0.1',
     seed: int('seed', v.seed ?? env[`${ENV_PREFIX}SEED`], 1, -(2 ** 31), 2 ** 31 - 1),
     clock,
-    scenarios: (v.scenario ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    scenarios: scenarioNames(v.scenario ?? []),
     fixtures: v.fixtures,
     state: v.state,
     controlToken: v['control-token'],
