@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig([
   {
     // The library: runtime-neutral entry, ESM + CJS + declarations. The Node server is a lazily loaded chunk.
-    entry: { index: 'src/index.ts' },
+    // `vitest` is the test-runner helper (`agent-work-sandbox/vitest`, Node: it uses msw/node).
+    entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
