@@ -19,7 +19,7 @@ const INSTALL_MS = 300_000;
 const SUITE_MS = 120_000;
 
 // The versions a consumer on Node 20 would pick (STACK.md).
-const DEV_DEPENDENCIES = ['msw@~2.15.0', 'vitest@~4.1.12', 'jest@^30', 'babel-jest@^30', '@babel/core@^7', '@babel/preset-env@^7', 'axios@^1'];
+const DEV_DEPENDENCIES = ['msw@~2.15.0', 'vitest@~4.1.12', 'jest@^30', 'babel-jest@^30', '@babel/core@^7', '@babel/plugin-transform-modules-commonjs@^7', 'axios@^1'];
 
 let dir = '';
 

@@ -1,1 +1,2 @@
-module.exports = { presets: [['@babel/preset-env', { targets: { node: 'current' } }]] };
+// Only what Jest needs to load msw's ESM-only dependencies: ES modules → CommonJS.
+module.exports = { plugins: ['@babel/plugin-transform-modules-commonjs'] };
