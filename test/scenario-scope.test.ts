@@ -151,3 +151,34 @@ describe('bad scenario names', () => {
     expect(res.headers.get('access-control-allow-headers')).toMatch(/X-Sandbox-Scenario/i);
   });
 });
+
+describe('options', () => {
+  it('latency takes ms and seeded jitter (jitterMs, or jitter_ms on the control API)', async () => {
+    door.sandbox.useScenario('latency', { ms: 30, jitterMs: 20 });
+    const started = performance.now();
+    expect(await status(keyOf(door.sandbox))).toBe(200);
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(28);
+    expect(took).toBeLessThan(400);
+    door.sandbox.clearScenarios();
+    expect((await control('POST', '/scenarios', { name: 'latency', options: { ms: 10, jitter_ms: 5 } })).status).toBe(204);
+  });
+
+  it('slow-tasks takes a factor', async () => {
+    door.sandbox.useScenario('slow-tasks', { factor: 2 });
+    const created = await door.call('POST', '/ext/tasks', { key: keyOf(door.sandbox), body: task });
+    door.sandbox.clock.advance('1500ms'); // queued 1 s by default, 2 s here
+    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe('queued');
+    door.sandbox.clock.advance('600ms');
+    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe('running');
+  });
+
+  it('a bad option is refused: unknown, not a number, out of range', async () => {
+    expect(() => door.sandbox.useScenario('latency', { ms: -1 })).toThrow(ScenarioError);
+    expect(() => door.sandbox.useScenario('latency', { ms: 'slow' as never })).toThrow(/number from 0 to 120000/);
+    expect(() => door.sandbox.useScenario('latency', { delay: 5 } as never)).toThrow(/Unknown option 'delay'/);
+    const res = await control('POST', '/scenarios', { name: 'slow-tasks', options: { factor: 0 } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('invalid_request');
+  });
+});
