@@ -21,6 +21,8 @@ interface Target {
   /** Sends the X-Sandbox-Scenario header on every call when set. */
   header?: string;
   key: string;
+  /** Over a real socket (else in-process through msw). */
+  socket: boolean;
 }
 
 const send = (t: Target, method: string, path: string, body?: unknown) =>
@@ -166,7 +168,8 @@ const CASES: Record<string, { on(t: Target): Promise<void>; off(t: Target): Prom
       // In-process: msw's network error (fetch rejects with a TypeError). Over a socket: the connection is reset.
       expect(failure).toBeInstanceOf(TypeError);
       const cause = (failure as { cause?: { code?: string } }).cause;
-      if (cause?.code !== undefined) expect(cause.code).toBe('ECONNRESET');
+      if (t.socket) expect(cause?.code).toBe('ECONNRESET');
+      else expect((failure as Error).message).toBe('Failed to fetch');
       expect(t.sandbox.findRequests({ code: 'network_error' })).toHaveLength(1);
     },
     async off(t) {
@@ -198,7 +201,7 @@ const TRANSPORTS = [
 
 async function open(transport: (typeof TRANSPORTS)[number][1], options: SandboxOptions = {}) {
   const door = await transport({ clock: 'manual', ...options });
-  return { door, target: (key = keyOf(door.sandbox), header?: string): Target => ({ sandbox: door.sandbox, call: door.call, key, header }) };
+  return { door, target: (key = keyOf(door.sandbox), header?: string): Target => ({ sandbox: door.sandbox, call: door.call, key, header, socket: door.name === 'socket' }) };
 }
 
 /** The scenario was recorded in the journal for the requests it applied to. */
@@ -287,7 +290,7 @@ describe.each(SCENARIO_NAMES)('%s', (name) => {
       const baseUrl = out.join('').trim();
       const sandbox = run!.sandbox;
       const key = sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
-      const t: Target = { sandbox, call: makeCall(baseUrl), key };
+      const t: Target = { sandbox, call: makeCall(baseUrl), key, socket: true };
       await c.on(t);
       sandbox.reset();
       await c.on(t);
