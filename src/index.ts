@@ -39,7 +39,7 @@ export { parseFixtureSet, FixtureSetSchema, FixtureError, type FixtureSet } from
 export { SnapshotError, type StateSnapshot } from './model/state.js';
 export { TaskBodySchema } from './rules/task-body.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
-export type { JournalEntry } from './core/journal.js';
+export type { JournalEntry, RequestFilter } from './core/journal.js';
 export type { Clock, ClockMode } from './model/clock.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './webhooks/events.js';
 export type { WebhookCallback, WebhookRequest } from './webhooks/send.js';

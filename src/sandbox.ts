@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker';
 import { createClock, type Clock, type ClockMode } from './model/clock.js';
 import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
-import { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+import { FixtureError, parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
 import { usdToNano } from './model/money.js';
 import { isPlanId, PLANS, type PlanId } from './model/plans.js';
 import { seededId, seededKey } from './model/random.js';
@@ -12,11 +12,11 @@ import { finish } from './rules/tasks.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
-import { Journal, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js';
+import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, type JournalEntry, type RequestFilter } from './core/journal.js';
 import type { PlainRequest, PlainResponse } from './core/types.js';
 import { accountView, taskView } from './core/views.js';
 import { ActiveScenarios, type ScenarioScope } from './scenarios/active.js';
-import type { ScenarioOptions } from './scenarios/catalog.js';
+import { findScenario, SCENARIO_NAMES, type ScenarioOptions } from './scenarios/catalog.js';
 import { SandboxError } from './errors.js';
 import type { TaskError } from './model/types.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -84,7 +84,8 @@ export interface SandboxCore {
   readonly keys: {
     create(input: { accountId?: string; scopes: Scope[]; label?: string }): CreatedKey;
     revoke(idOrKey: string): void;
-    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string })[];
+    /** Every key (of one account), with the scenarios scoped to it (a magic key's scenario, `useScenario({ keyId })`). */
+    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string; scenarios: string[] })[];
   };
   readonly accounts: {
     list(): AccountView[];
@@ -101,6 +102,11 @@ export interface SandboxCore {
   };
   /** The journal of handled requests (bounded), newest last. */
   readonly requests: JournalEntry[];
+  /**
+   * The journal entries that match every given field, newest last.
+   * @example sandbox.findRequests({ method: 'POST', path: '/ext/tasks', status: 402 })
+   */
+  findRequests(filter?: RequestFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
   snapshot(): StateSnapshot;
@@ -153,7 +159,19 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   webhooks = hooks;
   engine.onTaskEvent = (event) => hooks.onTaskEvent(event);
 
+  // Fixture accounts and keys set up for a scenario (magic keys): checked once here, applied at start and on reset.
+  const fixtureScenarios: { name: string; scope: ScenarioScope }[] = [];
+  const collect = (value: string | string[] | undefined, where: string, scope: ScenarioScope) => {
+    for (const name of value === undefined ? [] : typeof value === 'string' ? [value] : value) {
+      if (!findScenario(name)) throw new FixtureError(`Invalid fixture set:\n  at ${where}.scenario: unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`);
+      fixtureScenarios.push({ name, scope });
+    }
+  };
+  fixtures.accounts.forEach((a, i) => collect(a.scenario, `accounts[${i}]`, { accountId: a.id }));
+  fixtures.keys.forEach((k, i) => collect(k.scenario, `keys[${i}]`, { keyId: k.id }));
+
   const applyInitialScenarios = () => {
+    for (const s of fixtureScenarios) engine.scenarios.add(s.name, {}, s.scope);
     for (const spec of options.scenarios ?? []) {
       if (typeof spec === 'string') engine.scenarios.add(spec);
       else engine.scenarios.add(spec.name, spec.options, { accountId: spec.accountId, keyId: spec.keyId });
@@ -222,7 +240,10 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         k.revoked = true;
       },
       list(accountId) {
-        return [...state().keysById.values()].filter((k) => accountId === undefined || k.accountId === accountId).map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label }));
+        const active = engine.scenarios.all();
+        return [...state().keysById.values()]
+          .filter((k) => accountId === undefined || k.accountId === accountId)
+          .map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label, scenarios: active.filter((s) => s.scope.keyId === k.id).map((s) => s.name) }));
       },
     },
     accounts: {
@@ -291,6 +312,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     get requests() {
       return engine.journal.list();
+    },
+    findRequests(filter = {}) {
+      return engine.journal.list().filter((e) => matchesFilter(e, filter, basePath));
     },
     clearRequests() {
       engine.journal.clear();
