@@ -32,7 +32,7 @@ export { PLANS, PLAN_IDS, type Plan, type PlanId } from './model/plans.js';
 export { MODELS, MODEL_IDS, DEFAULT_MODEL, type Model, type ModelId } from './model/models.js';
 export { SCOPES, type Scope } from './model/scopes.js';
 export { PRIORITIES, TASK_STATUSES, ENDPOINTS, type Priority, type TaskStatus, type Endpoint } from './model/types.js';
-export { SCENARIOS, SCENARIO_NAMES, type Scenario, type ScenarioOptions } from './scenarios/catalog.js';
+export { SCENARIOS, SCENARIO_NAMES, API_SCENARIO_NAMES, type Scenario, type ScenarioOptions } from './scenarios/catalog.js';
 export type { ScenarioScope } from './scenarios/active.js';
 export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
 export { parseFixtureSet, FixtureSetSchema, FixtureError, type FixtureSet } from './model/fixture-schema.js';

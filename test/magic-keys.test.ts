@@ -4,7 +4,7 @@ import { banner } from '../src/cli/banner.js';
 import { createSandbox } from '../src/index.js';
 import { FixtureError } from '../src/model/fixture-schema.js';
 import { generateDefaultFixtures, magicKey, MAGIC_ACCOUNT } from '../src/model/default-fixtures.js';
-import { SCENARIO_NAMES } from '../src/scenarios/catalog.js';
+import { API_SCENARIO_NAMES as SCENARIO_NAMES } from '../src/scenarios/catalog.js';
 
 const base = () => generateDefaultFixtures(1);
 

@@ -122,12 +122,14 @@ describe('bad scenario names', () => {
     expect(() => door.sandbox.useScenario('rate-limited', { keyId: 'key_nope' })).toThrow(/key_nope/);
   });
 
-  it('the header with an unknown name is 400 invalid_request, and nothing is counted', async () => {
+  it('the header with an unknown name is 400 invalid_request, answered after the key and rate checks (so it counts)', async () => {
     const res = await door.call('GET', '/ext/agents', { key: keyOf(door.sandbox), headers: { 'X-Sandbox-Scenario': 'nope' } });
     expect(res.status).toBe(ERRORS.invalid_request.status);
     expect(res.json.error).toEqual({ code: 'invalid_request', message: expect.stringContaining("'nope'") });
-    // The usage request itself is the first one counted.
-    expect((await door.call('GET', '/ext/usage', { key: keyOf(door.sandbox) })).json.requests.total).toBe(1);
+    // Counted like any admitted request (it cannot slip past the rate limit), but on no endpoint and with no scenario.
+    const usage = (await door.call('GET', '/ext/usage', { key: keyOf(door.sandbox) })).json;
+    expect(usage.requests.total).toBe(2);
+    expect(usage.requests.by_endpoint['GET /ext/agents']).toBe(0);
   });
 
   it('the control API answers 400 invalid_request', async () => {
