@@ -15,6 +15,7 @@ export interface CliConfig {
   state: string | undefined;
   controlToken: string | undefined;
   anonymousRpm: number | undefined;
+  taskRetention: number | undefined;
   quiet: boolean;
 }
 
@@ -37,6 +38,7 @@ Options (environment fallback in brackets):
       --state FILE        load state from FILE at start, save it there at exit
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
+      --task-retention N  finished tasks kept; the oldest beyond N are dropped (read 404)     (default 10000)
   -q, --quiet             print only the base URL
   -h, --help              show this help
   -v, --version           show the version
@@ -67,6 +69,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         state: { type: 'string' },
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
+        'task-retention': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -96,6 +99,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     state: v.state,
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
+    taskRetention: v['task-retention'] === undefined ? undefined : int('task-retention', v['task-retention'], 10_000, 0, 1_000_000_000),
     quiet: v.quiet ?? false,
   };
 }
