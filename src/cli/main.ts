@@ -54,10 +54,10 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     taskRetention: config.taskRetention,
   });
   if (config.state) {
-    const saved = loadStateFile(config.state);
-    if (saved !== undefined) sandbox.restore(saved);
     // Fail now, not at exit after a session's work: the state file must be writable.
     assertStateWritable(config.state);
+    const saved = loadStateFile(config.state);
+    if (saved !== undefined) sandbox.restore(saved);
   }
   let server: SandboxServer;
   try {

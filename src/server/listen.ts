@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import cors from 'cors';
 import express from 'express';
@@ -41,8 +42,9 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
   const host = options.host ?? DEFAULT_HOST;
   const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
   const basePath = sandbox.basePath;
-  const apiDoor = createApiDoor(sandbox, basePath);
   let closing = false;
+  const inFlight = new Map<Socket, number>();
+  const apiDoor = createApiDoor(sandbox, basePath, () => closing);
 
   const app = express();
   app.disable('x-powered-by');
@@ -62,6 +64,15 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
   const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4)));
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval }, (req: IncomingMessage, res: ServerResponse) => {
+    // Sockets are tracked by their unanswered requests, so that closing waits for answers still to be written
+    // (node's own idea of an idle connection counts a request as done once it has been read).
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      const busy = (inFlight.get(socket) ?? 1) - 1;
+      if (inFlight.has(socket)) inFlight.set(socket, busy);
+      if (closing && busy === 0) socket.end();
+    });
     if (closing) res.setHeader('Connection', 'close');
     const url = req.url ?? '/';
     if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
@@ -69,6 +80,10 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
     } else {
       app(req, res);
     }
+  });
+  server.on('connection', (socket: Socket) => {
+    inFlight.set(socket, 0);
+    socket.once('close', () => inFlight.delete(socket));
   });
   // Requests that never reach the core (unparsable, too slow, CONNECT, Upgrade) get an error-shaped answer, then close.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
@@ -102,8 +117,10 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
           clearTimeout(grace);
           resolve();
         });
-        server.closeIdleConnections();
-        const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        for (const [socket, busy] of inFlight) if (busy === 0) socket.end();
+        const grace = setTimeout(() => {
+          for (const socket of inFlight.keys()) socket.destroy();
+        }, CLOSE_GRACE_MS);
         grace.unref();
       }),
   };
