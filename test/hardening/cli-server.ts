@@ -23,9 +23,9 @@ export interface CliServer {
 }
 
 /** Starts `node dist/cli.js --port 0 --quiet …args` and waits for the base URL it prints. */
-export async function startCli(args: string[] = []): Promise<CliServer> {
+export async function startCli(args: string[] = [], { quiet = true } = {}): Promise<CliServer> {
   ensureBuilt();
-  const proc = spawn(process.execPath, [CLI, '--port', '0', '--quiet', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, '--port', '0', ...(quiet ? ['--quiet'] : []), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (c) => (out += c));
@@ -34,7 +34,7 @@ export async function startCli(args: string[] = []): Promise<CliServer> {
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the CLI did not start: ${err}`)), 15_000);
     const check = () => {
-      const m = /^(http:\/\/[^\s/]+)\/api\/v1$/m.exec(out);
+      const m = /(http:\/\/[^\s/]+)\/api\/v1$/m.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
