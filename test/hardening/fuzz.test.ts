@@ -16,6 +16,8 @@ const seed = fuzzSeed();
 const runs = Number(process.env.FUZZ_RUNS ?? 2000);
 const socketRuns = Number(process.env.FUZZ_SOCKET_RUNS ?? 300);
 console.log(`fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
+/** Time allowed per test: generous for a busy CI machine, and growing with the run size for long runs. */
+const budget = (n: number) => Math.max(120_000, n * 60);
 
 /** A sandbox with a revoked key, a scoped key, and acc_demo's limits raised so that most requests get past the rate check. */
 function fuzzSandbox(): { sandbox: SandboxCore; pools: Pools } {
@@ -68,7 +70,7 @@ describe('fuzz, in-process through sandbox.handle()', () => {
     expect(statuses.get('201')).toBeGreaterThan(0);
     expect(statuses.get('400 invalid_request')).toBeGreaterThan(0);
     expect(statuses.get('402 insufficient_credits')).toBeGreaterThan(0);
-  });
+  }, budget(runs));
 });
 
 describe('fuzz, over a socket with raw HTTP', () => {
@@ -111,5 +113,5 @@ describe('fuzz, over a socket with raw HTTP', () => {
     const key = sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
     const after = await fetch(`http://127.0.0.1:${port}/api/v1/ext/agents`, { headers: { Authorization: `Bearer ${key}` } });
     expect(after.status).toBe(200);
-  });
+  }, budget(socketRuns * 5));
 });
