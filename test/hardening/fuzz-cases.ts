@@ -3,7 +3,7 @@
  * A case is a request as the core sees it, plus what the case asked for (scenarios), so the checks know what to allow.
  */
 import fc from 'fast-check';
-import { ERRORS, SCENARIO_NAMES, type ErrorCode, type PlainResponse, type StateSnapshot } from '../../src/index.js';
+import { ERRORS, SCENARIO_NAMES, type ErrorCode, type StateSnapshot } from '../../src/index.js';
 
 export interface FuzzCase {
   method: string;
@@ -257,10 +257,6 @@ export function prototypeFingerprint(): string {
   return [Object.prototype, Array.prototype, Function.prototype, String.prototype]
     .map((p) => Object.getOwnPropertyNames(p).sort().map((n) => `${n}:${typeof Object.getOwnPropertyDescriptor(p, n)!.value}`).join(','))
     .join('|');
-}
-
-export function answerHeaders(res: PlainResponse): Record<string, string> {
-  return res.headers;
 }
 
 /** The seed of a run: `FUZZ_SEED` when given, else the fixed default (CI is reproducible); printed either way. */
