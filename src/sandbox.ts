@@ -8,11 +8,11 @@ import { seededId, seededKey } from './model/random.js';
 import { isScope, type Scope } from './model/scopes.js';
 import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State, type StateSnapshot } from './model/state.js';
 import { periodBounds } from './rules/period.js';
-import { finish } from './rules/tasks.js';
+import { dropBeyondRetention, finish } from './rules/tasks.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
-import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, type JournalEntry, type RequestFilter } from './core/journal.js';
+import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, maskKeys, type JournalEntry, type RequestFilter } from './core/journal.js';
 import type { PlainRequest, PlainResponse } from './core/types.js';
 import { accountView, taskView } from './core/views.js';
 import { ActiveScenarios, type ScenarioScope } from './scenarios/active.js';
@@ -46,7 +46,14 @@ export interface SandboxOptions {
   taskTimings?: Partial<TaskTimings>;
   /** Webhooks: low-balance threshold, retries, endpoints registered from the start. */
   webhooks?: WebhookOptions;
+  /**
+   * How many finished (completed or failed) tasks are kept. Beyond it the tasks that finished first are dropped and
+   * read 404, so a long-running sandbox does not grow without end. Default 10,000; `Infinity` keeps all.
+   */
+  taskRetention?: number;
 }
+
+export const DEFAULT_TASK_RETENTION = 10_000;
 
 export interface CreatedKey {
   id: string;
@@ -63,6 +70,10 @@ export interface ListenOptions {
   host?: string;
   /** Required on the control API when set (always required when host is not a loopback address). */
   controlToken?: string;
+  /** Time a client has to send the request headers, ms (default 10,000): slow clients are cut off. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send the whole request, ms (default 30,000). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -141,12 +152,17 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const initialNow = clock.now();
   const initial = toSnapshot(stateFromFixtures(fixtures, initialNow, periodBounds(initialNow)), seed, initialNow);
   const timings: TaskTimings = { ...DEFAULT_TASK_TIMINGS, ...options.taskTimings };
+  const taskRetention = options.taskRetention ?? DEFAULT_TASK_RETENTION;
+  if (!(taskRetention === Infinity || (Number.isSafeInteger(taskRetention) && taskRetention >= 0))) {
+    throw new SandboxError(`taskRetention must be an integer ≥ 0 or Infinity, got ${JSON.stringify(options.taskRetention)}.`);
+  }
 
   engine = {
     state: fromSnapshot(initial),
     seed,
     faker,
     timings,
+    taskRetention,
     clock,
     journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
     scenarios: new ActiveScenarios(),
@@ -236,7 +252,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       create: createKey,
       revoke(idOrKey) {
         const k = state().keysById.get(idOrKey) ?? state().keys.get(idOrKey);
-        if (!k) throw new SandboxError(`No key '${idOrKey.startsWith('ak_') ? `${idOrKey.slice(0, 6)}…` : idOrKey}'.`, 'not_found');
+        if (!k) throw new SandboxError(`No key '${maskKeys(idOrKey)}'.`, 'not_found');
         k.revoked = true;
       },
       list(accountId) {
@@ -327,6 +343,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       const next = fromSnapshot(snapshot);
       const snap = snapshot as StateSnapshot;
       engine.state = next;
+      dropBeyondRetention(engine);
       if (Number.isSafeInteger(snap.seed)) engine.seed = snap.seed;
       if (clockMode === 'manual' && Number.isFinite(snap.now)) clock.set(snap.now);
       else settle(engine);

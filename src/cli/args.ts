@@ -18,6 +18,7 @@ export interface CliConfig {
   anonymousRpm: number | undefined;
   /** Webhook URLs registered for every fixture account whose plan has webhooks. */
   webhooks: string[];
+  taskRetention: number | undefined;
   quiet: boolean;
 }
 
@@ -41,6 +42,7 @@ Options (environment fallback in brackets):
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
       --webhook URL       send signed task events to URL for the Pro and Enterprise accounts (repeatable)
+      --task-retention N  finished tasks kept; the oldest beyond N are dropped (read 404)     (default 10000)
   -q, --quiet             print only the base URL
   -h, --help              show this help
   -v, --version           show the version
@@ -91,6 +93,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
         webhook: { type: 'string', multiple: true },
+        'task-retention': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -121,6 +124,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
     webhooks: (v.webhook ?? []).map(webhookUrl),
+    taskRetention: v['task-retention'] === undefined ? undefined : int('task-retention', v['task-retention'], 10_000, 0, 1_000_000_000),
     quiet: v.quiet ?? false,
   };
 }

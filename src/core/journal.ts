@@ -28,6 +28,18 @@ interface RawEntry {
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
+const KEY_PATTERN = /ak_[A-Za-z0-9_-]+/g;
+
+/** API keys in a text (a path, a query) shown masked: `ak_AbCd…` (a short one as `ak_…`). No log holds a whole key. */
+export function maskKeys(text: string): string {
+  return text.includes('ak_') ? text.replace(KEY_PATTERN, maskKey) : text;
+}
+
+/** One key, masked: its first four characters after `ak_` when it is long enough to keep most of it hidden. */
+export function maskKey(key: string): string {
+  return key.length >= 15 ? `${key.slice(0, 7)}…` : 'ak_…';
+}
+
 /** A bounded journal of handled requests: a ring buffer, oldest dropped first. */
 export class Journal {
   private ring: (RawEntry | undefined)[];

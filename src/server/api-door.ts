@@ -7,7 +7,7 @@ import type { SandboxCore as Sandbox } from '../sandbox.js';
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
  * 1 MiB limit and the plain response written out.
  */
-export function createApiDoor(sandbox: Sandbox, basePath: string) {
+export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () => boolean = () => false) {
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -27,8 +27,8 @@ export function createApiDoor(sandbox: Sandbox, basePath: string) {
       } catch {
         out = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
       }
-      if (out.delayMs) setTimeout(() => write(req, res, out), out.delayMs);
-      else write(req, res, out);
+      if (out.delayMs) setTimeout(() => write(req, res, out, isClosing()), out.delayMs);
+      else write(req, res, out, isClosing());
     };
     // A request with no body framing has no body: answer at once.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -53,7 +53,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
+function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, closing: boolean): void {
   if (res.destroyed) return;
   if (out.networkError) {
     const socket = req.socket as typeof req.socket & { resetAndDestroy?: () => void };
@@ -62,6 +62,7 @@ function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse): v
     return;
   }
   for (const name in out.headers) res.setHeader(name, out.headers[name]!);
+  if (closing) res.setHeader('Connection', 'close');
   res.statusCode = out.status;
   res.end(req.method === 'HEAD' ? undefined : out.body);
 }
