@@ -89,3 +89,12 @@ export const fmt = {
   ratio: (x) => (Number.isFinite(x) ? x.toFixed(2) : '–'),
   mb: (x) => (Number.isFinite(x) ? x.toFixed(0) : '–'),
 };
+
+/** CPU time a process has used so far, in ms (Linux /proc/PID/schedstat: ns on CPU). */
+export function cpuMsOf(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}

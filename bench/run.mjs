@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sampleAnswers } from './fixtures.mjs';
-import { fmt, load, median, rssOf, runJson, start, table } from './lib.mjs';
+import { cpuMsOf, fmt, load, median, rssOf, runJson, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -156,7 +156,7 @@ async function serverCase() {
   }
 }
 
-/** Launch → first 200 on GET /ext/agents, in ms. */
+/** Launch → first 200 on GET /ext/agents: wall ms, and CPU ms the launched process used (Linux schedstat). */
 async function coldStart(command, args) {
   const t0 = performance.now();
   const s = await start(command, args, { ready: (l) => l.startsWith('http') });
@@ -164,16 +164,10 @@ async function coldStart(command, args) {
     const res = await fetch(`${s.line.trim()}/ext/agents`, { headers: authHeaders() });
     await res.text();
     if (res.status !== 200) throw new Error(`first request answered ${res.status}`);
-    return performance.now() - t0;
+    return { wall: performance.now() - t0, cpu: cpuMsOf(s.child.pid) };
   } finally {
     s.stop();
   }
-}
-
-async function nodeAlone() {
-  const t0 = performance.now();
-  await runJson(['-e', 'console.log(1)']);
-  return performance.now() - t0;
 }
 
 async function coldCase() {
@@ -181,19 +175,26 @@ async function coldCase() {
   const ways = {
     'node dist/cli.js': () => coldStart(process.execPath, ['dist/cli.js', '--port', '0', '--quiet']),
     'npx agent-work-sandbox': () => coldStart('npx', ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet']),
-    'node -e (node alone, to exit)': nodeAlone,
+    'bare node:http (reference)': () => coldStart(process.execPath, ['bench/targets/bare-min.mjs', KEY]),
   };
   const times = Object.fromEntries(Object.keys(ways).map((n) => [n, []]));
   for (let i = 0; i < coldRuns; i++) {
     for (const [name, run] of Object.entries(ways)) {
-      const ms = await run();
-      times[name].push(ms);
-      log(`  ${name}: ${fmt.ms(ms)} ms`);
+      const t = await run();
+      times[name].push(t);
+      log(`  ${name}: ${fmt.ms(t.wall)} ms (CPU ${fmt.ms(t.cpu)} ms)`);
     }
   }
   report.results.cold = times;
+  const bare = times['bare node:http (reference)'];
+  const bareWall = median(bare.map((t) => t.wall));
+  const bareCpu = median(bare.map((t) => t.cpu));
   out(`## Cold start: process launch → first 200 (median of ${coldRuns})\n`);
-  out(table(['command', 'ms'], Object.entries(times).map(([n, t]) => [n, fmt.ms(median(t))])));
+  out(table(['command', 'wall ms', 'ratio to bare', 'CPU ms of the process', 'CPU ratio to bare'], Object.entries(times).map(([n, t]) => {
+    const wall = median(t.map((x) => x.wall));
+    const cpu = median(t.map((x) => x.cpu));
+    return [n, fmt.ms(wall), fmt.ratio(wall / bareWall), n.startsWith('npx') ? '– (npm)' : fmt.ms(cpu), n.startsWith('npx') ? '–' : fmt.ratio(cpu / bareCpu)];
+  })));
   out();
 }
 
