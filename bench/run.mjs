@@ -5,10 +5,15 @@
  *
  *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale]
  *                      [--tasks 100000] [--keys 10000] [--json FILE]
+ *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR]
+ *
+ * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server case.
  *
  * Needs `dist/` (npx tsup). --smoke: one round of about a second per case, for CI (nothing is asserted on times).
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sampleAnswers } from './fixtures.mjs';
@@ -24,6 +29,9 @@ const { values: args } = parseArgs({
     tasks: { type: 'string' },
     keys: { type: 'string' },
     json: { type: 'string' },
+    routes: { type: 'string' },
+    connections: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const smoke = args.smoke;
@@ -33,7 +41,7 @@ const coldRuns = Number(args.cold ?? (smoke ? 1 : 5));
 const bigTasks = Number(args.tasks ?? (smoke ? 10_000 : 100_000));
 const bigKeys = Number(args.keys ?? (smoke ? 1_000 : 10_000));
 const cases = new Set(args.cases.split(','));
-const CONNECTIONS = [1, 50];
+const CONNECTIONS = (args.connections ?? '1,50').split(',').map(Number);
 
 const sample = sampleAnswers();
 const KEY = sample.key;
@@ -42,7 +50,7 @@ const ROUTES = [
   { name: 'GET /ext/agents', method: 'GET', path: () => '/ext/agents' },
   { name: 'GET /ext/tasks/:id', method: 'GET', path: (t) => `/ext/tasks/${t.taskId}` },
   { name: 'POST /ext/tasks', method: 'POST', path: () => '/ext/tasks', body: BODY },
-];
+].filter((r) => !args.routes || args.routes.split(',').some((part) => r.name.includes(part)));
 const authHeaders = (key = KEY) => ({ authorization: `Bearer ${key}` });
 const report = { machine: machine(), options: { smoke, seconds, rounds, coldRuns, bigTasks, bigKeys }, results: {} };
 const out = (text = '') => process.stdout.write(`${text}\n`);
@@ -63,9 +71,8 @@ async function createTaskOver(url, key = KEY) {
 const jsonLine = (line) => line.startsWith('{');
 
 /** The three servers of the server case. Each resolves to { name, url, key, taskId, pid, stop }. */
-const SERVERS = {
-  sandbox: async () => {
-    const s = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet'], { ready: (l) => l.startsWith('http') });
+async function cliServer(cli) {
+    const s = await start(process.execPath, [cli, '--port', '0', '--quiet'], { ready: (l) => l.startsWith('http') });
     const url = s.line.trim();
     const origin = new URL(url).origin;
     const patch = await fetch(`${origin}/__sandbox/accounts/acc_demo`, {
@@ -75,7 +82,11 @@ const SERVERS = {
     });
     if (patch.status !== 200) throw new Error(`PATCH /__sandbox/accounts/acc_demo answered ${patch.status}`);
     return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
-  },
+}
+
+const SERVERS = {
+  sandbox: () => cliServer('dist/cli.js'),
+  ...(args.baseline ? { [`sandbox@${args.baseline}`]: () => cliServer(`${args.baseline}/dist/cli.js`) } : {}),
   'node:http': async () => {
     const s = await start(process.execPath, ['bench/targets/bare.mjs'], { ready: jsonLine });
     const { url } = JSON.parse(s.line);
@@ -102,6 +113,7 @@ async function alternate(targets) {
       for (const connections of CONNECTIONS) {
         for (const name of order) {
           const t = targets[name];
+          const cpuBefore = cpuMsOf(t.pid);
           const r = await load({
             url: `${t.url}${route.path(t)}`,
             method: route.method,
@@ -110,9 +122,10 @@ async function alternate(targets) {
             connections,
             seconds,
           });
+          r.cpuUs = ((cpuMsOf(t.pid) - cpuBefore) * 1000) / Math.max(1, r.requests);
           ((results[route.name] ??= {})[connections] ??= {})[name] ??= [];
           results[route.name][connections][name].push(r);
-          log(`  round ${round + 1}/${rounds} ${route.name} c=${connections} ${name}: ${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, non-2xx ${r.requests - r.ok}`);
+          log(`  round ${round + 1}/${rounds} ${route.name} c=${connections} ${name}: ${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, CPU ${fmt.us(r.cpuUs)} µs/req, non-2xx ${r.requests - r.ok}`);
         }
       }
     }
@@ -125,6 +138,7 @@ const summary = (runs) => ({
   rps: median(runs.map((r) => r.rps)),
   p50: median(runs.map((r) => r.p50)),
   p99: median(runs.map((r) => r.p99)),
+  cpuUs: median(runs.map((r) => r.cpuUs)),
   failed: runs.reduce((n, r) => n + (r.requests - r.ok) + r.errors, 0),
 });
 
@@ -140,14 +154,14 @@ async function serverCase() {
         const bare = summary(results[route.name][c]['node:http']);
         for (const name of Object.keys(targets)) {
           const s = summary(results[route.name][c][name]);
-          rows.push([route.name, c, name, fmt.int(s.rps), fmt.ratio(s.rps / bare.rps), fmt.ms(s.p50), fmt.ms(s.p99), s.failed]);
+          rows.push([route.name, c, name, fmt.int(s.rps), fmt.ratio(s.rps / bare.rps), fmt.ms(s.p50), fmt.ms(s.p99), fmt.us(s.cpuUs), fmt.ratio(bare.cpuUs / s.cpuUs), s.failed]);
         }
       }
     }
     const rssRows = Object.keys(targets).map((n) => [n, fmt.mb(median(rss[n]))]);
     report.results.server = { results, rss };
     out(`## Server (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
-    out(table(['request', 'connections', 'server', 'requests/s', 'ratio to node:http', 'p50 ms', 'p99 ms', 'non-2xx'], rows));
+    out(table(['request', 'connections', 'server', 'requests/s', 'ratio to node:http', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'node:http CPU ÷ this', 'non-2xx'], rows));
     out();
     out(table(['server', 'RSS after load (MiB)'], rssRows));
     out();
@@ -213,12 +227,18 @@ async function scaleCase() {
   const sizes = { small: { tasks: 100, keys: 0 }, large: { tasks: bigTasks, keys: bigKeys } };
   const targets = {};
   const info = {};
+  const files = [];
   try {
     for (const [name, size] of Object.entries(sizes)) {
       log(`scale: building ${size.tasks} tasks, ${size.keys} extra keys`);
-      const s = await start(process.execPath, ['--expose-gc', 'bench/targets/scaled.mjs', JSON.stringify({ ...size, samples: smoke ? 500 : 2000 })], { ready: jsonLine, timeoutMs: 300_000 });
-      info[name] = JSON.parse(s.line);
-      targets[name] = { url: info[name].url, key: info[name].key, taskId: info[name].taskId, pid: s.child.pid, stop: s.stop };
+      const file = join(tmpdir(), `aws-bench-${process.pid}-${name}.json`);
+      files.push(file);
+      info[name] = await runJson(['bench/targets/scaled.mjs', JSON.stringify({ ...size, samples: smoke ? 500 : 2000, file })]);
+      // The CLI serves the state (SIGKILL at the end: it never saves it back).
+      const s = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--state', file], { ready: (l) => l.startsWith('http'), timeoutMs: 300_000 });
+      await new Promise((r) => setTimeout(r, 500));
+      info[name].rssMB = rssOf(s.child.pid);
+      targets[name] = { url: s.line.trim(), key: info[name].key, taskId: info[name].taskId, pid: s.child.pid, stop: s.stop };
     }
     const { results, rss } = await alternate(targets);
     const label = (n) => `${sizes[n].tasks.toLocaleString('en-US')} tasks${sizes[n].keys ? `, ${sizes[n].keys.toLocaleString('en-US')} keys` : ''}`;
@@ -227,20 +247,21 @@ async function scaleCase() {
       for (const c of CONNECTIONS) {
         const small = summary(results[route.name][c].small);
         const large = summary(results[route.name][c].large);
-        rows.push([route.name, c, fmt.int(small.rps), fmt.int(large.rps), fmt.ms(small.p50), fmt.ms(large.p50), fmt.ratio(large.p50 / small.p50), fmt.ms(small.p99), fmt.ms(large.p99), fmt.ratio(large.p99 / small.p99)]);
+        rows.push([route.name, c, fmt.int(small.rps), fmt.int(large.rps), fmt.ms(small.p50), fmt.ms(large.p50), fmt.ratio(large.p50 / small.p50), fmt.ms(small.p99), fmt.ms(large.p99), fmt.ratio(large.p99 / small.p99), fmt.us(small.cpuUs), fmt.us(large.cpuUs), fmt.ratio(large.cpuUs / small.cpuUs)]);
       }
     }
     const coreRows = ROUTES.map((r) => [r.name, fmt.us(info.small.core[r.name]), fmt.us(info.large.core[r.name]), fmt.ratio(info.large.core[r.name] / info.small.core[r.name])]);
     report.results.scale = { sizes, info, results, rss };
-    out(`## Scale: ${label('small')} vs ${label('large')} (server over HTTP, ${seconds} s per run, median of ${rounds} rounds)\n`);
-    out(table(['request', 'connections', 'req/s small', 'req/s large', 'p50 small', 'p50 large', 'p50 ratio', 'p99 small', 'p99 large', 'p99 ratio'], rows));
+    out(`## Scale: ${label('small')} vs ${label('large')} (the CLI with --state FILE, over HTTP, ${seconds} s per run, median of ${rounds} rounds)\n`);
+    out(table(['request', 'connections', 'req/s small', 'req/s large', 'p50 small', 'p50 large', 'p50 ratio', 'p99 small', 'p99 large', 'p99 ratio', 'CPU µs/req small', 'CPU µs/req large', 'CPU ratio'], rows));
     out();
     out(table(['request (core, in-process)', 'µs small', 'µs large', 'ratio'], coreRows));
     out();
-    out(table(['state', 'build s', 'RSS after build + GC (MiB)', 'RSS after load (MiB)'], Object.keys(sizes).map((n) => [label(n), (info[n].buildMs / 1000).toFixed(1), fmt.mb(info[n].rssMB), fmt.mb(median(rss[n]))])));
+    out(table(['state', 'build s (library)', 'CLI RSS after loading it (MiB)', 'CLI RSS after load (MiB)'], Object.keys(sizes).map((n) => [label(n), (info[n].buildMs / 1000).toFixed(1), fmt.mb(info[n].rssMB), fmt.mb(median(rss[n]))])));
     out();
   } finally {
     for (const t of Object.values(targets)) t.stop();
+    for (const f of files) rmSync(f, { force: true });
   }
 }
 

@@ -9,6 +9,13 @@ const { key, agents, task, created } = sampleAnswers();
 const expected = `Bearer ${key}`;
 const UNAUTHORIZED = '{"error":{"code":"missing_api_key","message":"Missing API key."}}';
 
+// Bodies as Buffers with their Content-Length, headers written in one writeHead: the cheapest answer node:http allows.
+const prepared = (answer) => {
+  const body = Buffer.from(answer.body);
+  return { status: answer.status, body, headers: { ...answer.headers, 'Content-Length': String(body.length) } };
+};
+const [agentsOut, taskOut, createdOut] = [agents, task, created].map(prepared);
+
 function send(res, answer) {
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body);
@@ -20,11 +27,11 @@ const server = createServer((req, res) => {
     return res.end(UNAUTHORIZED);
   }
   const url = req.url;
-  if (req.method === 'GET' && url === '/api/v1/ext/agents') return send(res, agents);
-  if (req.method === 'GET' && url.startsWith('/api/v1/ext/tasks/')) return send(res, task);
+  if (req.method === 'GET' && url === '/api/v1/ext/agents') return send(res, agentsOut);
+  if (req.method === 'GET' && url.startsWith('/api/v1/ext/tasks/')) return send(res, taskOut);
   if (req.method === 'POST' && url === '/api/v1/ext/tasks') {
     req.resume();
-    return req.on('end', () => send(res, created));
+    return req.on('end', () => send(res, createdOut));
   }
   res.writeHead(404).end();
 });

@@ -1,15 +1,17 @@
 /**
- * The sandbox with a large state, served by `sandbox.listen()` (the CLI's server): N tasks created through the core
- * (then finished by moving the clock), K extra keys through `sandbox.keys.create`. Before listening it times the
- * three requests through the core in-process. Prints one JSON line: { url, key, taskId, buildMs, rssMB, core }.
- * Usage: node bench/targets/scaled.mjs '{"tasks":100000,"keys":10000,"samples":2000}'
+ * Builds a sandbox with a large state through the library: N tasks created through the core (then finished by moving
+ * the clock), K extra keys through `sandbox.keys.create`; times the three requests through the core in-process; writes
+ * the state to FILE for `agent-work-sandbox --state FILE` to serve. Prints one JSON line: { key, taskId, buildMs, core }.
+ * Usage: node bench/targets/scaled.mjs '{"tasks":100000,"keys":10000,"samples":2000,"file":"/tmp/x.json"}'
  */
+import { writeFileSync } from 'node:fs';
 import { createSandbox } from '../../dist/index.js';
 import { adminKey, call, taskBody, unlimit } from '../fixtures.mjs';
 
-const { tasks, keys, samples = 2000 } = JSON.parse(process.argv[2] ?? '{}');
+const { tasks, keys, samples = 2000, file } = JSON.parse(process.argv[2] ?? '{}');
 const built = performance.now();
-const sandbox = createSandbox();
+// taskRetention: where the sandbox bounds the finished tasks it keeps, this state keeps them all.
+const sandbox = createSandbox({ taskRetention: Infinity });
 unlimit(sandbox);
 unlimit(sandbox, 'acc_enterprise');
 const key = adminKey(sandbox);
@@ -41,7 +43,5 @@ const core = {
   'GET /ext/tasks/:id': perRequest('GET', `/ext/tasks/${taskId}`),
   'POST /ext/tasks': perRequest('POST', '/ext/tasks', body),
 };
-globalThis.gc?.();
-const rssMB = process.memoryUsage().rss / 2 ** 20;
-const server = await sandbox.listen({ port: 0 });
-process.stdout.write(`${JSON.stringify({ url: `${server.url}/api/v1`, key, taskId, buildMs, rssMB, core })}\n`);
+writeFileSync(file, JSON.stringify(sandbox.snapshot()));
+process.stdout.write(`${JSON.stringify({ key, taskId, buildMs, core })}\n`);
