@@ -101,15 +101,17 @@ const SERVERS = {
 
 /**
  * Loads every (route, connections) on every target, `rounds` times, rotating the order of the targets each round.
- * @returns results[route][connections][target] = [{ rps, p50, p99, ok, … }] and rss[target] = [MiB after each round].
+ * @returns results[route][connections][target] = [{ rps, p50, p99, cpuUs, ok, … }] and rss[target] = [MiB after each
+ * round of each route].
  */
 async function alternate(targets) {
   const results = {};
   const rss = Object.fromEntries(Object.keys(targets).map((n) => [n, []]));
   const names = Object.keys(targets);
-  for (let round = 0; round < rounds; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length]);
-    for (const route of ROUTES) {
+  // Routes outermost: the tasks that POST creates settle over the next seconds and would load the GETs after it.
+  for (const route of ROUTES) {
+    for (let round = 0; round < rounds; round++) {
+      const order = names.map((_, i) => names[(i + round) % names.length]);
       for (const connections of CONNECTIONS) {
         for (const name of order) {
           const t = targets[name];
@@ -125,11 +127,11 @@ async function alternate(targets) {
           r.cpuUs = ((cpuMsOf(t.pid) - cpuBefore) * 1000) / Math.max(1, r.requests);
           ((results[route.name] ??= {})[connections] ??= {})[name] ??= [];
           results[route.name][connections][name].push(r);
-          log(`  round ${round + 1}/${rounds} ${route.name} c=${connections} ${name}: ${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, CPU ${fmt.us(r.cpuUs)} µs/req, non-2xx ${r.requests - r.ok}`);
+          log(`  ${route.name} round ${round + 1}/${rounds} c=${connections} ${name}: ${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, CPU ${fmt.us(r.cpuUs)} µs/req, non-2xx ${r.requests - r.ok}`);
         }
       }
+      for (const name of names) rss[name].push(rssOf(targets[name].pid));
     }
-    for (const name of names) rss[name].push(rssOf(targets[name].pid));
   }
   return { results, rss };
 }
@@ -158,12 +160,12 @@ async function serverCase() {
         }
       }
     }
-    const rssRows = Object.keys(targets).map((n) => [n, fmt.mb(median(rss[n]))]);
+    const rssRows = Object.keys(targets).map((n) => [n, fmt.mb(median(rss[n])), fmt.mb(Math.max(...rss[n]))]);
     report.results.server = { results, rss };
     out(`## Server (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
     out(table(['request', 'connections', 'server', 'requests/s', 'ratio to node:http', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'node:http CPU ÷ this', 'non-2xx'], rows));
     out();
-    out(table(['server', 'RSS after load (MiB)'], rssRows));
+    out(table(['server', 'RSS after load, median (MiB)', 'RSS max (MiB)'], rssRows));
     out();
   } finally {
     for (const t of Object.values(targets)) t.stop();
@@ -233,7 +235,7 @@ async function scaleCase() {
       log(`scale: building ${size.tasks} tasks, ${size.keys} extra keys`);
       const file = join(tmpdir(), `aws-bench-${process.pid}-${name}.json`);
       files.push(file);
-      info[name] = await runJson(['bench/targets/scaled.mjs', JSON.stringify({ ...size, samples: smoke ? 500 : 2000, file })]);
+      info[name] = await runJson(['bench/targets/scaled.mjs', JSON.stringify({ ...size, samples: smoke ? 500 : 2000, file })], ['--expose-gc']);
       // The CLI serves the state (SIGKILL at the end: it never saves it back).
       const s = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--state', file], { ready: (l) => l.startsWith('http'), timeoutMs: 300_000 });
       await new Promise((r) => setTimeout(r, 500));

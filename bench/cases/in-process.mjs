@@ -1,6 +1,6 @@
 /**
  * In-process: µs per `fetch` through msw's `setupServer` with the sandbox's handlers against msw with trivial
- * handlers answering the same bytes, alternating; then `reset()` and `createSandbox()` times.
+ * handlers answering the same bytes, interleaved in batches of 50; then `reset()` and `createSandbox()` times.
  * Usage: node bench/cases/in-process.mjs '{"seconds":1,"rounds":3}'  →  one JSON line.
  */
 import { http, HttpResponse } from 'msw';
@@ -49,32 +49,48 @@ const requests = {
 const server = setupServer();
 server.listen({ onUnhandledRequest: 'error' });
 
-/** Sequential fetches for `seconds`; µs per request. */
-async function timeFetches(args) {
+/** Runs n sequential fetches; returns their total ms. */
+async function batch(args, n) {
   const [url, init = {}] = args;
   const options = { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } };
-  for (let i = 0; i < 50; i++) await (await fetch(url, options)).text(); // warm-up
-  let n = 0;
   const t = performance.now();
-  const until = t + seconds * 1000;
-  while (performance.now() < until) {
+  for (let i = 0; i < n; i++) {
     const res = await fetch(url, options);
     await res.text();
     if (res.status >= 300) throw new Error(`${url} answered ${res.status}`);
-    n++;
   }
-  return ((performance.now() - t) * 1000) / n;
+  return performance.now() - t;
+}
+
+/**
+ * Both variants in small interleaved batches for `seconds` in all (so that both see the same machine load);
+ * µs per request of each.
+ */
+async function timeBoth(variants) {
+  const total = { sandbox: 0, trivial: 0 };
+  const count = { sandbox: 0, trivial: 0 };
+  for (const variant of ['sandbox', 'trivial']) {
+    server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
+    await batch(variants[variant](), 50); // warm-up
+  }
+  const until = performance.now() + seconds * 1000;
+  for (let i = 0; performance.now() < until; i++) {
+    for (const variant of i % 2 === 0 ? ['sandbox', 'trivial'] : ['trivial', 'sandbox']) {
+      server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
+      total[variant] += await batch(variants[variant](), 50);
+      count[variant] += 50;
+    }
+  }
+  return { sandbox: (total.sandbox * 1000) / count.sandbox, trivial: (total.trivial * 1000) / count.trivial };
 }
 
 const results = {};
 for (const name of Object.keys(requests)) results[name] = { sandbox: [], trivial: [] };
 for (let round = 0; round < rounds; round++) {
   for (const [name, variants] of Object.entries(requests)) {
-    const order = round % 2 === 0 ? ['sandbox', 'trivial'] : ['trivial', 'sandbox'];
-    for (const variant of order) {
-      server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
-      results[name][variant].push(await timeFetches(variants[variant]()));
-    }
+    const r = await timeBoth(variants);
+    results[name].sandbox.push(r.sandbox);
+    results[name].trivial.push(r.trivial);
   }
 }
 server.close();

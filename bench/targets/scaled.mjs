@@ -38,6 +38,7 @@ function perRequest(method, path, payload) {
   }
   return runs.sort((a, b) => a - b)[2];
 }
+globalThis.gc?.(); // the build's garbage is not the requests' cost
 const core = {
   'GET /ext/agents': perRequest('GET', '/ext/agents'),
   'GET /ext/tasks/:id': perRequest('GET', `/ext/tasks/${taskId}`),
