@@ -14,21 +14,30 @@ export function hash53(text: string, seed = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
+/**
+ * sfc32: a small seeded generator of floats in [0, 1) with 128 bits of state, so that streams drawn for different
+ * labels do not collide (a 32-bit state repeats after ~2^16 labels by the birthday bound: ids would clash).
+ */
+export function sfc32(a: number, b: number, c: number, d: number): () => number {
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
   };
 }
 
-/** A generator for one labelled purpose under a sandbox seed. */
+/** A generator for one labelled purpose under a sandbox seed (106 bits of seed material from two hashes). */
 export function rngFor(seed: number, label: string): () => number {
-  return prng(hash53(label, seed));
+  const h1 = hash53(label, seed);
+  const h2 = hash53(label, seed ^ 0x5bd1e995);
+  const rand = sfc32(h1 >>> 0, Math.floor(h1 / 4294967296), h2 >>> 0, Math.floor(h2 / 4294967296));
+  for (let i = 0; i < 12; i++) rand(); // mix the state before the first draw
+  return rand;
 }
 
 /** Integer in [min, max]. */

@@ -188,7 +188,9 @@ export function fromSnapshot(input: unknown): State {
     const issue = checked.error.issues[0]!;
     throw new SnapshotError(`Invalid state snapshot: "${issue.path.join('.')}" ${issue.message}.`);
   }
-  const copy = JSON.parse(JSON.stringify(snap)) as StateSnapshot;
+  // zod's output is already a copy of every field the sandbox reads; only forced task results, kept as given, are shared.
+  const copy = checked.data as unknown as StateSnapshot;
+  for (const t of copy.tasks) if (t.result !== null && typeof t.result === 'object') t.result = structuredClone(t.result);
   const state = emptyState();
   for (const a of copy.accounts) state.accounts.set(a.id, a);
   for (const k of copy.keys) addKey(state, k);
