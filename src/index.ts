@@ -25,7 +25,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 export { createSandboxCore };
-export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
+export type { SandboxCore, SandboxOptions, FixtureSetName, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
 export { SandboxError } from './errors.js';
 export { ERRORS, ERROR_CODES, API_DOC_ERROR_CODES, ApiError, type ErrorCode } from './rules/errors.js';
 export { PLANS, PLAN_IDS, type Plan, type PlanId } from './model/plans.js';
@@ -36,6 +36,7 @@ export { SCENARIOS, SCENARIO_NAMES, type Scenario, type ScenarioOptions } from '
 export type { ScenarioScope } from './scenarios/active.js';
 export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
 export { parseFixtureSet, FixtureSetSchema, FixtureError, type FixtureSet } from './model/fixture-schema.js';
+export { FIXTURE_SET_NAMES } from './model/fixture-sets.js';
 export { SnapshotError, type StateSnapshot } from './model/state.js';
 export { TaskBodySchema } from './rules/task-body.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';

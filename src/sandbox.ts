@@ -2,6 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import { createClock, type Clock, type ClockMode } from './model/clock.js';
 import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+import { bundledFixtureSet } from './model/fixture-sets.js';
 import { usdToNano } from './model/money.js';
 import { isPlanId, PLANS, type PlanId } from './model/plans.js';
 import { seededId, seededKey } from './model/random.js';
@@ -23,11 +24,17 @@ import type { TaskError } from './model/types.js';
 /** A scenario to start with: a name, or a name with options and a scope. */
 export type ScenarioSpec = string | ({ name: string; options?: ScenarioOptions } & ScenarioScope);
 
+/** The fixture sets bundled with the library. */
+export type FixtureSetName = 'default' | 'marketplace' | 'empty';
+
 export interface SandboxOptions {
   /** Drives every random choice (catalog, keys, ids, tokens, timings). Default 1. */
   seed?: number;
-  /** A fixture set (validated); default: generated from the seed. */
-  fixtures?: FixtureSet | unknown;
+  /**
+   * A bundled set by name (`'default'` generated from the seed, `'marketplace'`, `'empty'`) or a fixture set object
+   * (validated). Default: `'default'`.
+   */
+  fixtures?: FixtureSetName | FixtureSet | unknown;
   /** The API's {base_url}, e.g. `https://api.example.com/api/v1`. Default: any origin + `/api/v1`. */
   baseUrl?: string;
   /** `real` (default) or `manual`: a manual clock moves only by `clock.advance` / `clock.set`. */
@@ -115,7 +122,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new SandboxError(`seed must be an integer, got ${JSON.stringify(options.seed)}.`);
   const faker: Faker = createFaker();
-  const fixtures = options.fixtures === undefined ? generateDefaultFixtures(seed, faker) : parseFixtureSet(options.fixtures, 'given to createSandbox');
+  const fixtures = options.fixtures === undefined
+    ? generateDefaultFixtures(seed, faker)
+    : typeof options.fixtures === 'string'
+      ? bundledFixtureSet(options.fixtures, seed, faker)
+      : parseFixtureSet(options.fixtures, 'given to createSandbox');
   const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, '') : '/api/v1';
   const clockMode = options.clock ?? 'real';
   const start = options.now === undefined ? undefined : new Date(options.now).getTime();

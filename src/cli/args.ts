@@ -33,7 +33,7 @@ Options (environment fallback in brackets):
       --seed N            seed of every random choice               [AGENT_WORK_SANDBOX_SEED]  (default 1)
       --clock MODE        real | manual (moves only through the control API)                   (default real)
       --scenario A,B      scenarios in force from the start (repeatable)
-      --fixtures FILE     a fixture set (JSON) instead of the generated default
+      --fixtures SET      a bundled set (default, marketplace, empty) or a fixture file (JSON)  (default default)
       --state FILE        load state from FILE at start, save it there at exit
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)

@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { version } from '../../package.json';
 import { createSandboxCore as createSandbox, type SandboxCore as Sandbox } from '../sandbox.js';
 import { generateDefaultFixtures } from '../model/default-fixtures.js';
+import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
+import { isFixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
-import { loadStateFile, saveStateFile } from '../server/state-file.js';
+import { loadStateFile, saveStateFile, StateFileError } from '../server/state-file.js';
+import { SnapshotError } from '../model/state.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 
@@ -18,6 +21,11 @@ export interface CliRun {
   server: SandboxServer;
   /** Stops the server, saves the state file if any. */
   stop(): Promise<void>;
+}
+
+/** `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. */
+function fixturesOption(value: string): string | FixtureSet {
+  return isFixtureSetName(value) ? value : parseFixtureSet(readFixtures(value), value);
 }
 
 /** Reads a fixture file (JSON); errors name the file. */
@@ -49,12 +57,19 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     seed: config.seed,
     clock: config.clock,
     scenarios: config.scenarios,
-    fixtures: config.fixtures === undefined ? undefined : readFixtures(config.fixtures),
+    fixtures: config.fixtures === undefined ? undefined : fixturesOption(config.fixtures),
     anonymousRpm: config.anonymousRpm,
   });
   if (config.state) {
     const saved = loadStateFile(config.state);
-    if (saved !== undefined) sandbox.restore(saved);
+    if (saved !== undefined) {
+      try {
+        sandbox.restore(saved);
+      } catch (error) {
+        if (!(error instanceof SnapshotError)) throw error;
+        throw new StateFileError(`The state file ${config.state} cannot be loaded: ${error.message.replace(/\n/g, '\n  ')}\nIt was left untouched; move it away, fix it, or pass another --state file.`);
+      }
+    }
   }
   let server: SandboxServer;
   try {

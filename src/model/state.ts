@@ -5,6 +5,7 @@ import { PLANS, type PlanId } from './plans.js';
 import type { Scope } from './scopes.js';
 import { ENDPOINTS, TASK_STATUSES, type Account, type Agent, type ApiKey, type Bucket, type Endpoint, type PeriodUsage, type Task, type TaskStatus } from './types.js';
 import type { ModelId } from './models.js';
+import { snapshotProblems } from './snapshot-schema.js';
 
 export interface IdempotencyEntry {
   bodyHash: number;
@@ -171,10 +172,8 @@ export function fromSnapshot(input: unknown): State {
     throw new SnapshotError('Not a sandbox state snapshot: "format" must be "agent-work-sandbox/state".');
   }
   if (snap.version !== 1) throw new SnapshotError(`Unsupported state snapshot version ${JSON.stringify(snap.version)}: this sandbox reads version 1.`);
-  const lists = ['accounts', 'keys', 'agents', 'tasks', 'buckets', 'anonymous', 'idempotency'] as const;
-  for (const field of lists) {
-    if (!Array.isArray(snap[field])) throw new SnapshotError(`Invalid state snapshot: "${field}" must be an array.`);
-  }
+  const problems = snapshotProblems(snap);
+  if (problems.length > 0) throw new SnapshotError(`Invalid state snapshot:\n  ${problems.join('\n  ')}`);
   const copy = JSON.parse(JSON.stringify(snap)) as StateSnapshot;
   const state = emptyState();
   for (const a of copy.accounts) state.accounts.set(a.id, a);
