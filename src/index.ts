@@ -39,6 +39,7 @@ export { parseFixtureSet, FixtureSetSchema, FixtureError, type FixtureSet } from
 export { FIXTURE_SET_NAMES } from './model/fixture-sets.js';
 export { SnapshotError, type StateSnapshot } from './model/state.js';
 export { TaskBodySchema } from './rules/task-body.js';
+export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
 export type { JournalEntry } from './core/journal.js';
 export type { Clock, ClockMode } from './model/clock.js';

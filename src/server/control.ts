@@ -8,6 +8,7 @@ import { ScenarioError } from '../scenarios/active.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
+import { createOpenApiDocument } from '../core/openapi.js';
 
 const CONTROL_BODY_LIMIT = '5mb';
 
@@ -26,6 +27,17 @@ function object(body: unknown): Record<string, unknown> {
  */
 export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
   const router = express.Router();
+  // The API description holds no secret: served without the control token, so a code generator can fetch it.
+  const openApi = new Map<string, string>();
+  router.get('/openapi.json', (req, res) => {
+    const serverUrl = `${req.protocol}://${req.get('host') ?? 'localhost'}${sandbox.basePath}`;
+    let text = openApi.get(serverUrl);
+    if (text === undefined) {
+      text = JSON.stringify(createOpenApiDocument({ serverUrl, basePath: sandbox.basePath }), null, 2);
+      if (openApi.size < 16) openApi.set(serverUrl, text);
+    }
+    res.type('application/json; charset=utf-8').send(text);
+  });
   router.use((req, res, next) => {
     if (controlToken === undefined) return next();
     const given = req.get('x-sandbox-token') ?? (typeof req.query.token === 'string' ? req.query.token : '');

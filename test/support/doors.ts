@@ -39,7 +39,20 @@ export function keyOf(sandbox: Sandbox, label = 'admin', accountId = 'acc_demo')
   return found.key;
 }
 
+/** With `SANDBOX_CONTRACT=1`, every answer of every door is checked against the OpenAPI document (see contract.ts). */
+const CONTRACT = process.env.SANDBOX_CONTRACT === '1';
+
 function makeCall(baseUrl: string): Call {
+  const call = plainCall(baseUrl);
+  if (!CONTRACT) return call;
+  return async (method, path, options) => {
+    const answer = await call(method, path, options);
+    (await import('./contract.js')).checkAnswer(method, path, answer);
+    return answer;
+  };
+}
+
+function plainCall(baseUrl: string): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key !== undefined && headers.Authorization === undefined) headers.Authorization = `Bearer ${options.key}`;
