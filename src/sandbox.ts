@@ -13,6 +13,7 @@ import { finish } from './rules/tasks.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
+import { overview, type Overview, type OverviewOptions } from './core/overview.js';
 import { Journal, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js';
 import type { PlainRequest, PlainResponse } from './core/types.js';
 import { accountView, taskView } from './core/views.js';
@@ -106,6 +107,8 @@ export interface SandboxCore {
   readonly requests: JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
+  /** One read of everything the inspector page shows (newest tasks and requests first). */
+  overview(options?: OverviewOptions): Overview;
   snapshot(): StateSnapshot;
   restore(snapshot: StateSnapshot | unknown): void;
   /** Starts the HTTP server of the CLI on this sandbox (Node only). */
@@ -286,6 +289,10 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     clearRequests() {
       engine.journal.clear();
+    },
+    overview(overviewOptions) {
+      settle(engine);
+      return overview(engine, overviewOptions);
     },
     snapshot() {
       settle(engine);

@@ -9,6 +9,8 @@ import type { SandboxCore as Sandbox } from '../sandbox.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
 import { createOpenApiDocument } from '../core/openapi.js';
+import { SCENARIOS } from '../scenarios/catalog.js';
+import { INSPECTOR_PAGE } from './inspector-page.js';
 
 const CONTROL_BODY_LIMIT = '5mb';
 
@@ -48,6 +50,15 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   });
   router.use(express.json({ limit: CONTROL_BODY_LIMIT, strict: false }));
 
+  const page = INSPECTOR_PAGE.replace('__SCENARIOS__', JSON.stringify(SCENARIOS.map((sc) => ({ name: sc.name, description: sc.description }))).replace(/</g, '\\u003c'));
+  router.get('/', (_req, res) => {
+    res.set('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    res.type('text/html; charset=utf-8').send(page);
+  });
+  router.get('/overview', (req, res) => {
+    const n = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : undefined);
+    res.json(sandbox.overview({ tasks: n(req.query.tasks), requests: n(req.query.requests) }));
+  });
   router.get('/accounts', (_req, res) => {
     res.json({ data: sandbox.accounts.list() });
   });
