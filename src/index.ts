@@ -21,7 +21,7 @@ export interface Sandbox extends SandboxCore {
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const core = createSandboxCore(options);
-  return Object.assign(core, { handlers: createHandlers(core.handle, options.baseUrl) });
+  return Object.assign(core, { handlers: createHandlers(core.handle, options.baseUrl, options.handlers) });
 }
 
 export { createSandboxCore };

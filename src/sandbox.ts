@@ -1,4 +1,5 @@
 import type { Faker } from '@faker-js/faker';
+import type { RequestHandler } from 'msw';
 import { createClock, type Clock, type ClockMode } from './model/clock.js';
 import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
@@ -50,6 +51,12 @@ export interface SandboxOptions {
   anonymousRpm?: number;
   /** Task timings (queued, running range), in ms. */
   taskTimings?: Partial<TaskTimings>;
+  /**
+   * Your own msw handlers, for endpoints the API document does not show yet: a request under the base path that no
+   * route of the API matches goes to them after the key and rate checks, and their answers get the rate-limit headers
+   * and keep the error shape. Used by `sandbox.handlers` and by `listen()`.
+   */
+  handlers?: RequestHandler[];
 }
 
 export interface CreatedKey {
@@ -63,6 +70,8 @@ export type AccountView = ReturnType<typeof accountView>;
 export type TaskView = ReturnType<typeof taskView>;
 
 export interface ListenOptions {
+  /** Your own msw handlers (default: the sandbox's `handlers` option). */
+  handlers?: RequestHandler[];
   port?: number;
   host?: string;
   /** Required on the control API when set (always required when host is not a loopback address). */
@@ -308,7 +317,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     async listen(listenOptions = {}) {
       const { listen } = await import('./server/listen.js');
-      return listen(sandbox, listenOptions);
+      return listen(sandbox, { handlers: options.handlers, ...listenOptions });
     },
     seed,
     baseUrl: options.baseUrl,

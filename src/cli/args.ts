@@ -13,6 +13,7 @@ export interface CliConfig {
   scenarios: string[];
   fixtures: string | undefined;
   state: string | undefined;
+  handlers: string | undefined;
   controlToken: string | undefined;
   anonymousRpm: number | undefined;
   quiet: boolean;
@@ -35,6 +36,7 @@ Options (environment fallback in brackets):
       --scenario A,B      scenarios in force from the start (repeatable)
       --fixtures SET      a bundled set (default, marketplace, empty) or a fixture file (JSON)  (default default)
       --state FILE        load state from FILE at start, save it there at exit
+      --handlers FILE     a module exporting msw handlers (default export or \`handlers\`), served beside the API
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
   -q, --quiet             print only the base URL
@@ -65,6 +67,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         scenario: { type: 'string', multiple: true },
         fixtures: { type: 'string' },
         state: { type: 'string' },
+        handlers: { type: 'string' },
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
@@ -94,6 +97,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     scenarios: (v.scenario ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     fixtures: v.fixtures,
     state: v.state,
+    handlers: v.handlers,
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
     quiet: v.quiet ?? false,

@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RequestHandler } from 'msw';
 import { version } from '../../package.json';
 import { createSandboxCore as createSandbox, type SandboxCore as Sandbox } from '../sandbox.js';
 import { generateDefaultFixtures } from '../model/default-fixtures.js';
@@ -43,6 +46,21 @@ function readFixtures(path: string): unknown {
   }
 }
 
+/** `--handlers FILE`: a module whose default export (or `handlers` export) is an array of msw request handlers. */
+async function loadHandlers(path: string): Promise<RequestHandler[]> {
+  let mod: { default?: unknown; handlers?: unknown };
+  try {
+    mod = (await import(pathToFileURL(resolve(path)).href)) as typeof mod;
+  } catch (error) {
+    throw new UsageError(`Cannot load the handlers module ${path}: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(mod.handlers) ? mod.handlers : mod.default;
+  if (!Array.isArray(list) || !list.every((h) => h && typeof (h as { run?: unknown }).run === 'function')) {
+    throw new UsageError(`The handlers module ${path} must export an array of msw request handlers (export default [http.get(…), …] or export const handlers = […]).`);
+  }
+  return list as RequestHandler[];
+}
+
 /**
  * The CLI, with argv and output passed in so that it can be tested. Resolves with the running server for `serve`,
  * undefined for the commands that only print. Throws UsageError (and other errors) with a one-line message.
@@ -53,7 +71,9 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   if (config.command === 'version') return void io.stdout(`${version}\n`);
   if (config.command === 'fixtures-export') return void io.stdout(`${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
 
+  const handlers = config.handlers === undefined ? undefined : await loadHandlers(config.handlers);
   const sandbox = createSandbox({
+    handlers,
     seed: config.seed,
     clock: config.clock,
     scenarios: config.scenarios,
@@ -73,7 +93,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   }
   let server: SandboxServer;
   try {
-    server = await listen(sandbox, { port: config.port, host: config.host, controlToken: config.controlToken });
+    server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port (0 picks a free one).`);

@@ -2,12 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlainResponse } from '../core/types.js';
 import { MAX_BODY_BYTES } from '../rules/task-body.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { RequestHandler } from 'msw';
+import { answerUnmatched } from '../http/handlers.js';
+
+const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
 
 /**
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
  * 1 MiB limit and the plain response written out.
  */
-export function createApiDoor(sandbox: Sandbox, basePath: string) {
+export function createApiDoor(sandbox: Sandbox, basePath: string, handlers: readonly RequestHandler[] = []) {
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -23,10 +27,19 @@ export function createApiDoor(sandbox: Sandbox, basePath: string) {
           body,
           bodyTooLarge,
           clientId: req.socket.remoteAddress ?? 'unknown',
+          passUnmatched: handlers.length > 0,
         });
       } catch {
-        out = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
+        out = INTERNAL_ERROR;
       }
+      if (out.unmatched) {
+        const origin = `http://${req.headers.host ?? 'localhost'}`;
+        answerUnmatched(handlers, { url: new URL(url, origin).href, method: req.method ?? 'GET', headers: req.headers, body }, out, origin).then(send, () => send(INTERNAL_ERROR));
+      } else {
+        send(out);
+      }
+    };
+    const send = (out: PlainResponse) => {
       if (out.delayMs) setTimeout(() => write(req, res, out), out.delayMs);
       else write(req, res, out);
     };

@@ -36,7 +36,7 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
   const host = options.host ?? DEFAULT_HOST;
   const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
   const basePath = sandbox.basePath;
-  const apiDoor = createApiDoor(sandbox, basePath);
+  const apiDoor = createApiDoor(sandbox, basePath, options.handlers);
 
   const app = express();
   app.disable('x-powered-by');
