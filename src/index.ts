@@ -43,3 +43,7 @@ export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
 export type { JournalEntry } from './core/journal.js';
 export type { Clock, ClockMode } from './model/clock.js';
+export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './webhooks/events.js';
+export type { WebhookCallback, WebhookRequest } from './webhooks/send.js';
+export type { SandboxWebhooks, WebhookOptions, AddWebhookInput, WebhookEndpoint, WebhookDelivery, DeliveryAttempt, DeliveryStatus, DeliveryFilter } from './webhooks/types.js';
+export { retryDelay } from './webhooks/retry.js';

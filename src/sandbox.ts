@@ -22,6 +22,8 @@ import { ActiveScenarios, type ScenarioScope } from './scenarios/active.js';
 import type { ScenarioOptions } from './scenarios/catalog.js';
 import { SandboxError } from './errors.js';
 import type { TaskError } from './model/types.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
 
 /** A scenario to start with: a name, or a name with options and a scope. */
 export type ScenarioSpec = string | ({ name: string; options?: ScenarioOptions } & ScenarioScope);
@@ -57,6 +59,8 @@ export interface SandboxOptions {
    * and keep the error shape. Used by `sandbox.handlers` and by `listen()`.
    */
   handlers?: RequestHandler[];
+  /** Webhooks: low-balance threshold, retries, endpoints registered from the start. */
+  webhooks?: WebhookOptions;
 }
 
 export interface CreatedKey {
@@ -122,6 +126,8 @@ export interface SandboxCore {
   restore(snapshot: StateSnapshot | unknown): void;
   /** Starts the HTTP server of the CLI on this sandbox (Node only). */
   listen(options?: ListenOptions): Promise<RunningServer>;
+  /** Signed task events (Standard Webhooks 1.0) for Pro and Enterprise accounts: endpoints, deliveries, replay. */
+  readonly webhooks: SandboxWebhooks;
   readonly seed: number;
   readonly baseUrl: string | undefined;
   readonly basePath: string;
@@ -144,7 +150,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const start = options.now === undefined ? undefined : new Date(options.now).getTime();
 
   let engine: Engine;
-  const clock = createClock(clockMode, start, () => settle(engine));
+  let webhooks: WebhookDispatcher | undefined;
+  const clock = createClock(clockMode, start, () => {
+    settle(engine);
+    webhooks?.clockMoved();
+  });
   const initialNow = clock.now();
   const initial = toSnapshot(stateFromFixtures(fixtures, initialNow, periodBounds(initialNow)), seed, initialNow);
   const timings: TaskTimings = { ...DEFAULT_TASK_TIMINGS, ...options.taskTimings };
@@ -162,6 +172,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     pageCache: { version: -1, pages: new Map() },
     requestSeq: 0,
   };
+  const hooks = new WebhookDispatcher(engine, () => settle(engine), options.webhooks);
+  webhooks = hooks;
+  engine.onTaskEvent = (event) => hooks.onTaskEvent(event);
 
   const applyInitialScenarios = () => {
     for (const spec of options.scenarios ?? []) {
@@ -212,6 +225,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       engine.scenarios.clear();
       engine.requestSeq = 0;
       applyInitialScenarios();
+      hooks.reset();
     },
     useScenario(name, opts = {}) {
       const { accountId, keyId, ...scenarioOptions } = opts;
@@ -241,6 +255,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         return a ? accountView(a) : undefined;
       },
       update(id, patch) {
+        settle(engine);
         const a = account(id);
         if (patch.plan !== undefined && !isPlanId(patch.plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(patch.plan)}.`);
         if (patch.balanceUsd !== undefined && !(typeof patch.balanceUsd === 'number' && Number.isFinite(patch.balanceUsd) && patch.balanceUsd >= 0)) {
@@ -251,11 +266,13 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
           if (value !== null && !(Number.isInteger(value) && (value as number) > 0)) throw new SandboxError(`limits.${name} must be a positive integer or null; got ${JSON.stringify(value)}.`);
         }
         if (patch.plan !== undefined) a.plan = patch.plan;
+        const previousNano = a.balanceNano;
         if (patch.balanceUsd !== undefined) a.balanceNano = usdToNano(patch.balanceUsd);
         for (const [name, value] of Object.entries(patch.limits ?? {}) as ['rpm' | 'tpm', number | null][]) {
           if (value === null) delete a.limits[name];
           else a.limits[name] = value;
         }
+        hooks.balanceSet(a.id, previousNano);
         return accountView(a);
       },
       create(input = {}) {
@@ -319,6 +336,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       const { listen } = await import('./server/listen.js');
       return listen(sandbox, { handlers: options.handlers, ...listenOptions });
     },
+    webhooks: hooks,
     seed,
     baseUrl: options.baseUrl,
     basePath,

@@ -16,6 +16,8 @@ export interface CliConfig {
   handlers: string | undefined;
   controlToken: string | undefined;
   anonymousRpm: number | undefined;
+  /** Webhook URLs registered for every fixture account whose plan has webhooks. */
+  webhooks: string[];
   quiet: boolean;
 }
 
@@ -39,6 +41,7 @@ Options (environment fallback in brackets):
       --handlers FILE     a module exporting msw handlers (default export or \`handlers\`), served beside the API
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
+      --webhook URL       send signed task events to URL for the Pro and Enterprise accounts (repeatable)
   -q, --quiet             print only the base URL
   -h, --help              show this help
   -v, --version           show the version
@@ -49,6 +52,17 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
   const n = /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${raw}".`);
   return n;
+}
+
+function webhookUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
+  return url.href;
 }
 
 /** argv (without node and the script) and the environment → the configuration. Throws UsageError on bad input. */
@@ -70,6 +84,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         handlers: { type: 'string' },
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
+        webhook: { type: 'string', multiple: true },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -100,6 +115,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     handlers: v.handlers,
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
+    webhooks: (v.webhook ?? []).map(webhookUrl),
     quiet: v.quiet ?? false,
   };
 }

@@ -32,6 +32,11 @@ export function banner(sandbox: Sandbox, info: BannerInfo): string {
   for (const a of sandbox.accounts.list()) {
     lines.push(`    ${a.id.padEnd(16)} ${PLANS[a.plan].name.padEnd(11)} $${a.balance_usd.toFixed(2).padStart(8)}  ${a.name}`);
   }
+  const hooks = sandbox.webhooks.list();
+  if (hooks.length > 0) {
+    lines.push('', '  Webhooks (Standard Webhooks signatures)');
+    for (const h of hooks) lines.push(`    ${h.accountId.padEnd(16)} ${h.url}  ${h.secret}`);
+  }
   lines.push('', '  Keys');
   const keys = sandbox.keys.list().filter((k) => !k.revoked);
   for (const k of keys) lines.push(`    ${k.label.padEnd(16)} ${k.key}  ${k.accountId}`);

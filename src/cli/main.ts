@@ -79,6 +79,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     scenarios: config.scenarios,
     fixtures: config.fixtures === undefined ? undefined : fixturesOption(config.fixtures),
     anonymousRpm: config.anonymousRpm,
+    webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
   });
   if (config.state) {
     const saved = loadStateFile(config.state);

@@ -35,7 +35,15 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   let effects: Effects = NO_EFFECTS;
   let reply: Reply;
   try {
-    const fromHeader = scenarioHeader(req.header('x-sandbox-scenario'));
+    // An unknown X-Sandbox-Scenario name is a 400 answered after the key and rate checks: the request still counts.
+    let headerError: ApiError | undefined;
+    let fromHeader: string[] = [];
+    try {
+      fromHeader = scenarioHeader(req.header('x-sandbox-scenario'));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      headerError = error;
+    }
 
     // 1. Key: read it, look it up (O(1)), resolve the scenarios that apply to it.
     let keyError: ApiError | undefined;
@@ -67,6 +75,8 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     }
     caller.key = key;
     caller.account = account;
+    // Moves that fell due first (O(1) when none did), so that a charge lands in the period it belongs to.
+    settleDue(engine, now);
     syncPeriod(account, now);
     const plan = effects.plan ? PLANS[effects.plan] : PLANS[account.plan];
 
@@ -79,6 +89,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
       : takeRequest(bucket, rpm);
     if (!rate.admitted) throw rateLimited(rate, now);
     account.usage.requests += 1;
+    if (headerError) throw headerError;
 
     // 3. Route.
     const match = matchRoute(req.method, req.path);

@@ -2,69 +2,98 @@ import { z } from 'zod';
 import { MODEL_IDS } from './models.js';
 import { PLAN_IDS } from './plans.js';
 import { SCOPES } from './scopes.js';
-import { PRIORITIES, TASK_STATUSES } from './types.js';
+import { ENDPOINTS, PRIORITIES, TASK_STATUSES } from './types.js';
 
+// The fields the sandbox reads from a restored state, with their types; further fields pass through untouched.
 const int = z.number().int();
-const time = z.number().finite();
-const bucket = z.looseObject({ windowStart: time, count: int, tokens: z.number().nonnegative() });
+const time = z.number();
+const bucket = z.looseObject({ windowStart: time, count: int, tokens: z.number() });
 
-/**
- * What a state snapshot must hold for the request core to run on it: the fields the rules read, with their types.
- * A file that fails this is refused before the sandbox starts (and is never overwritten).
- */
-export const SnapshotSchema = z.looseObject({
-  seed: int,
-  now: time,
-  accounts: z.array(z.looseObject({
-    id: z.string(),
-    name: z.string(),
-    plan: z.enum(PLAN_IDS as [string, ...string[]]),
-    balanceNano: int.nonnegative(),
-    heldNano: int.nonnegative(),
-    limits: z.looseObject({ rpm: int.positive().optional(), tpm: int.positive().optional() }),
-    periodStart: time,
-    periodEnd: time,
-    usage: z.looseObject({
-      requests: int,
-      byEndpoint: z.record(z.string(), int),
-      inputTokens: int,
-      outputTokens: int,
-      costNano: int,
-      tasks: z.record(z.string(), int),
-    }),
-  })),
-  keys: z.array(z.looseObject({ id: z.string(), key: z.string(), accountId: z.string(), scopes: z.array(z.enum(SCOPES)), revoked: z.boolean(), label: z.string() })),
-  agents: z.array(z.looseObject({
-    id: z.string(),
-    name: z.string(),
-    capabilities: z.array(z.string()),
-    model: z.enum(MODEL_IDS as [string, ...string[]]),
-    status: z.enum(['available', 'unavailable']),
-    createdAt: time,
-    tokens: z.looseObject({ overhead: int, outputMin: int, outputMax: int }),
-  })),
-  tasks: z.array(z.looseObject({
-    id: z.string(),
-    accountId: z.string(),
-    agentId: z.string(),
-    priority: z.enum(PRIORITIES as [string, ...string[]]),
-    model: z.enum(MODEL_IDS as [string, ...string[]]),
-    status: z.enum(TASK_STATUSES as [string, ...string[]]),
-    startAt: time,
-    endAt: time,
-    holdNano: int,
+const account = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  plan: z.enum(PLAN_IDS as [string, ...string[]]),
+  balanceNano: int,
+  heldNano: int,
+  limits: z.looseObject({ rpm: int.positive().optional(), tpm: int.positive().optional() }),
+  periodStart: time,
+  periodEnd: time,
+  usage: z.looseObject({
+    requests: int,
+    byEndpoint: z.record(z.enum(ENDPOINTS), int),
+    inputTokens: int,
+    outputTokens: int,
     costNano: int,
-    priceNano: z.looseObject({ input: z.number(), output: z.number() }),
-  })),
-  buckets: z.array(z.tuple([z.string(), bucket])),
-  anonymous: z.array(z.tuple([z.string(), bucket])),
-  idempotency: z.array(z.tuple([z.string(), z.looseObject({ bodyHash: z.number(), taskId: z.string(), at: time })])),
-  counters: z.looseObject({ task: int, key: int, account: int }),
+    tasks: z.record(z.enum(TASK_STATUSES as [string, ...string[]]), int),
+  }),
+  createdAt: time,
 });
 
-/** The first few problems of a value that is not a usable snapshot, one per line, each naming its path. */
-export function snapshotProblems(input: unknown): string[] {
-  const parsed = SnapshotSchema.safeParse(input);
-  if (parsed.success) return [];
-  return parsed.error.issues.slice(0, 5).map((i) => `at ${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(top level)'}: ${i.message}`);
-}
+const key = z.looseObject({
+  id: z.string(),
+  key: z.string(),
+  accountId: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  revoked: z.boolean(),
+  label: z.string(),
+});
+
+const agent = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  capabilities: z.array(z.string()),
+  model: z.enum(MODEL_IDS as [string, ...string[]]),
+  status: z.enum(['available', 'unavailable']),
+  createdAt: time,
+  tokens: z.looseObject({ overhead: int, outputMin: int, outputMax: int }),
+});
+
+const task = z.looseObject({
+  id: z.string(),
+  seq: int,
+  accountId: z.string(),
+  agentId: z.string(),
+  description: z.string(),
+  priority: z.enum(PRIORITIES as [string, ...string[]]),
+  model: z.enum(MODEL_IDS as [string, ...string[]]),
+  status: z.enum(TASK_STATUSES as [string, ...string[]]),
+  error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
+  inputTokens: int,
+  plannedOutputTokens: int,
+  outputTokensCharged: int,
+  inputTokensCharged: int,
+  costNano: int,
+  holdNano: int,
+  priceNano: z.looseObject({ input: z.number(), output: z.number() }),
+  startAt: time,
+  endAt: time,
+  outcome: z.enum(['completed', 'failed']),
+  periodStart: time,
+  createdAt: time,
+  startedAt: time.nullable(),
+  completedAt: time.nullable(),
+});
+
+/** A state snapshot as `restore()` and `PUT /__sandbox/state` take it; keys and tasks must name accounts of the state. */
+export const StateSnapshotSchema = z
+  .looseObject({
+    seed: int.optional(),
+    now: time.optional(),
+    accounts: z.array(account),
+    keys: z.array(key),
+    agents: z.array(agent),
+    tasks: z.array(task),
+    buckets: z.array(z.tuple([z.string(), bucket])),
+    anonymous: z.array(z.tuple([z.string(), bucket])),
+    idempotency: z.array(z.tuple([z.string(), z.looseObject({ bodyHash: z.number(), taskId: z.string(), at: time })])),
+    counters: z.looseObject({ task: int, key: int, account: int }),
+  })
+  .superRefine((snap, ctx) => {
+    const accounts = new Set(snap.accounts.map((a) => a.id));
+    for (const [list, items] of [['keys', snap.keys], ['tasks', snap.tasks]] as const) {
+      items.forEach((item, i) => {
+        if (!accounts.has(item.accountId)) ctx.addIssue({ code: 'custom', path: [list, i, 'accountId'], message: `names no account of the state ('${item.accountId}')` });
+      });
+    }
+  });

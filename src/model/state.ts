@@ -1,11 +1,11 @@
 import type { FixtureSet } from './fixture-schema.js';
 import { MinHeap } from './heap.js';
+import { StateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
 import type { Scope } from './scopes.js';
 import { ENDPOINTS, TASK_STATUSES, type Account, type Agent, type ApiKey, type Bucket, type Endpoint, type PeriodUsage, type Task, type TaskStatus } from './types.js';
 import type { ModelId } from './models.js';
-import { snapshotProblems } from './snapshot-schema.js';
 
 export interface IdempotencyEntry {
   bodyHash: number;
@@ -68,10 +68,13 @@ export function addKey(state: State, key: ApiKey): void {
   state.keysById.set(key.id, key);
 }
 
+// Versions are unique across states, so a page cached for one state is never served for a restored or reset one.
+let catalogVersions = 0;
+
 export function setAgents(state: State, agents: Agent[]): void {
   state.agents = agents;
   state.agentIndex = new Map(agents.map((a, i) => [a.id, i]));
-  state.catalogVersion += 1;
+  state.catalogVersion = ++catalogVersions;
 }
 
 function emptyState(): State {
@@ -172,8 +175,15 @@ export function fromSnapshot(input: unknown): State {
     throw new SnapshotError('Not a sandbox state snapshot: "format" must be "agent-work-sandbox/state".');
   }
   if (snap.version !== 1) throw new SnapshotError(`Unsupported state snapshot version ${JSON.stringify(snap.version)}: this sandbox reads version 1.`);
-  const problems = snapshotProblems(snap);
-  if (problems.length > 0) throw new SnapshotError(`Invalid state snapshot:\n  ${problems.join('\n  ')}`);
+  const lists = ['accounts', 'keys', 'agents', 'tasks', 'buckets', 'anonymous', 'idempotency'] as const;
+  for (const field of lists) {
+    if (!Array.isArray(snap[field])) throw new SnapshotError(`Invalid state snapshot: "${field}" must be an array.`);
+  }
+  const checked = StateSnapshotSchema.safeParse(snap);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new SnapshotError(`Invalid state snapshot: "${issue.path.join('.')}" ${issue.message}.`);
+  }
   const copy = JSON.parse(JSON.stringify(snap)) as StateSnapshot;
   const state = emptyState();
   for (const a of copy.accounts) state.accounts.set(a.id, a);

@@ -33,6 +33,9 @@ export const SCENARIOS: readonly Scenario[] = [
   scenario('unavailable', 'Every request answers 503 service_unavailable with Retry-After.', () => ({ unavailable: true })),
   scenario('network-error', 'The connection fails: a network error in-process, a reset socket in server mode.', () => ({ networkError: true })),
   scenario('empty-catalog', 'The catalog is empty: GET /ext/agents lists nothing, every agent id is 404 not_found.', () => ({ emptyCatalog: true })),
+  scenario('webhook-delays', 'Webhook deliveries leave late: each first attempt waits on the sandbox clock (option ms, default 10000) plus seeded jitter (option jitterMs, default 0), so with jitter events may arrive out of order.', (o) => ({ webhookDelayMs: o.ms ?? 10_000, webhookDelayJitterMs: o.jitterMs ?? 0 })),
+  scenario('webhook-duplicates', 'Every webhook that a receiver accepts is delivered a second time with the same webhook-id: receivers must deduplicate.', () => ({ webhookDuplicates: true })),
+  scenario('webhook-bad-signature', 'Webhooks are signed with the wrong key: webhook-signature does not verify against the endpoint secret, and a receiver must reject them.', () => ({ webhookBadSignature: true })),
 ];
 
 const BY_NAME = new Map(SCENARIOS.map((s) => [s.name, s]));

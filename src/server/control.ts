@@ -11,6 +11,7 @@ import type { PlanId } from '../model/plans.js';
 import { createOpenApiDocument } from '../core/openapi.js';
 import { SCENARIOS } from '../scenarios/catalog.js';
 import { INSPECTOR_PAGE } from './inspector-page.js';
+import { createWebhooksRouter } from './control-webhooks.js';
 
 const CONTROL_BODY_LIMIT = '5mb';
 
@@ -134,6 +135,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     sandbox.restore(req.body);
     res.status(204).end();
   });
+  router.use(createWebhooksRouter(sandbox));
   router.use((req, res) => sendError(res, 'not_found', `No control route for ${req.method} /__sandbox${req.path}.`));
   router.use(controlErrorHandler);
   return router;
