@@ -204,6 +204,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     if (!Array.isArray(input.scopes) || input.scopes.length === 0 || !input.scopes.every(isScope)) {
       throw new SandboxError(`scopes must be a non-empty list of: read:agents, write:agents, read:tasks, write:tasks, read:usage, read:analytics, admin.`);
     }
+    if (input.label !== undefined && typeof input.label !== 'string') throw new SandboxError(`label must be a string; got ${JSON.stringify(input.label)}.`);
     const plan = PLANS[owner.plan];
     const live = [...state().keysById.values()].filter((k) => k.accountId === owner.id && !k.revoked).length;
     if (plan.maxKeys !== null && live >= plan.maxKeys) {
@@ -279,6 +280,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         const plan = input.plan ?? 'pro';
         if (!isPlanId(plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(input.plan)}.`);
         if (input.balanceUsd !== undefined && !(Number.isFinite(input.balanceUsd) && input.balanceUsd >= 0)) throw new SandboxError(`balance_usd must be a number ≥ 0.`);
+        if (input.name !== undefined && typeof input.name !== 'string') throw new SandboxError(`name must be a string; got ${JSON.stringify(input.name)}.`);
         const n = ++state().counters.account;
         const id = seededId('acc', seed, `account:${n}`);
         const now = clock.now();

@@ -121,6 +121,13 @@ describe('options', () => {
     expect(byFlag.result!.sandbox.keys.list()[0]!.key).not.toBe(byEnv.result!.sandbox.keys.list()[0]!.key);
   });
 
+  it('--anonymous-rpm sets the bucket of requests without a valid key', async () => {
+    const { result } = await run(['--port', '0', '--quiet', '--anonymous-rpm', '5']);
+    const res = await fetch(`${result!.server.url}/api/v1/ext/agents`);
+    expect(res.status).toBe(401);
+    expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
+  });
+
   it.each([['--bogus'], ['--port', 'abc'], ['--port', '70000'], ['--seed', 'x'], ['--clock', 'slow'], ['serve', 'now']])('rejects a bad argument (%s) with a one-line usage error', async (...argv) => {
     const error = await run(argv).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
@@ -163,14 +170,16 @@ describe('the executable', () => {
     }
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('serves, and closes gracefully on %s with exit code 0, saving --state', async (signal) => {
+  it.each([['SIGTERM', 'the banner'], ['SIGINT', '--quiet']] as const)('serves, and closes gracefully on %s with exit code 0, saving --state (%s)', async (signal, output) => {
     const state = join(mkdtempSync(join(tmpdir(), 'aws-cli-')), 'state.json');
-    const cli = spawnCli(['--port', '0', '--quiet', '--state', state]);
-    const base = (await cli.waitFor(/\n/)).trim();
+    const cli = spawnCli(['--port', '0', '--state', state, ...(output === '--quiet' ? ['--quiet'] : [])]);
+    const printed = await cli.waitFor(output === '--quiet' ? /\n/ : /curl .*\n/);
+    const base = output === '--quiet' ? printed.trim() : /Base URL\s+(\S+)/.exec(printed)![1]!;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-    const res = await fetch(`${base}/ext/agents`);
-    expect(res.status).toBe(401);
-    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    const admin = bannerKeys(printed)[0];
+    const res = await fetch(`${base}/ext/agents`, { headers: admin ? { Authorization: `Bearer ${admin.key}` } : {} });
+    expect(res.status).toBe(admin ? 200 : 401);
+    expect(res.headers.get('x-ratelimit-limit')).toBe(admin ? '300' : '60');
     cli.child.kill(signal);
     const { code, signal: killedBy, stderr } = await cli.exited;
     expect({ code, killedBy, stderr }).toEqual({ code: 0, killedBy: null, stderr: '' });

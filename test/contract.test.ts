@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/rules/errors.js';
 import { SCOPES } from '../src/model/scopes.js';
+import { PLAN_IDS, PLANS, type PlanId } from '../src/model/plans.js';
+import { createSandbox } from '../src/index.js';
 import { DOORS, keyOf, type Answer, type Door } from './support/doors.js';
 import { expectError, expectRateHeaders } from './support/assert.js';
 
@@ -154,7 +156,14 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     }
     await row.setup?.(door);
     const fill: Fill = (text) => text.replaceAll('{agent}', agent).replaceAll('{task}', task).replaceAll('{admin}', admin);
+    const before = sandbox.snapshot();
     const res = await send(door, row, fill);
+    if (row.expect.code) {
+      // CONTRACT §3: "A request that fails changes no state: no task, no charge, no hold."
+      const after = sandbox.snapshot();
+      const money = (snap: typeof before) => snap.accounts.map((a) => [a.id, a.plan, a.balanceNano, a.heldNano]);
+      expect([after.tasks, money(after), after.keys.filter((k) => !k.revoked).length]).toEqual([before.tasks, money(before), before.keys.filter((k) => !k.revoked).length]);
+    }
 
     expect(res.status, res.text).toBe(row.expect.status);
     if (row.expect.code) expectError(res, row.expect.code);
@@ -205,6 +214,13 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     expect((await door.call('GET', '/ext/usage', { key })).headers.get('retry-after')).toBe('1');
   });
 
+  it('CONTRACT §8: under concurrent requests the rate limit admits exactly its limit per window', async () => {
+    const key = keyOf(door.sandbox, 'admin', 'acc_free');
+    const answers = await Promise.all(Array.from({ length: 25 }, () => door.call('GET', '/ext/agents', { key })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
+  });
+
   it('§8 Plans: X-RateLimit-Limit is the plan\'s RPM (Free 10, Starter 60, Pro 300, Enterprise 1000)', async () => {
     const { sandbox } = door;
     for (const [account, rpm] of [['acc_free', 10], ['acc_starter', 60], ['acc_demo', 300], ['acc_enterprise', 1000]] as const) {
@@ -234,9 +250,50 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     expectError(await door.call('GET', '/ext/agents'), 'missing_api_key');
   });
 
+  it('§8 X-RateLimit-Reset is the end of the current 60-second window, not a minute from each request', async () => {
+    const { sandbox } = door;
+    const start = sandbox.clock.now();
+    await door.call('GET', '/ext/usage', { key: keyOf(sandbox) });
+    await door.call('GET', '/ext/usage');
+    sandbox.clock.advance('25s');
+    expectRateHeaders(await door.call('GET', '/ext/agents', { key: keyOf(sandbox, 'read:agents') }), { limit: PRO_RPM, remaining: PRO_RPM - 2, resetAt: start + 60_000 });
+    expectRateHeaders(await door.call('GET', '/ext/agents'), { limit: ANONYMOUS_RPM, remaining: ANONYMOUS_RPM - 2, resetAt: start + 60_000 });
+    sandbox.clock.advance('35s');
+    expectRateHeaders(await door.call('GET', '/ext/agents', { key: keyOf(sandbox) }), { remaining: PRO_RPM - 1, resetAt: start + 120_000 });
+  });
+
   it('§7: every error status of the document\'s table is the catalogue\'s', () => {
     expect(Object.fromEntries(Object.entries(ERRORS).slice(0, 6).map(([code, e]) => [code, e.status]))).toEqual({
       missing_api_key: 401, invalid_api_key: 401, insufficient_scope: 403, rate_limit_exceeded: 429, insufficient_credits: 402, not_found: 404,
     });
   });
+});
+
+describe('the tables of the document, as the sandbox holds them', () => {
+  it('§5 Scopes (exact values): read:agents, write:agents, read:tasks, write:tasks, read:usage, read:analytics, admin', () => {
+    expect([...SCOPES]).toEqual(['read:agents', 'write:agents', 'read:tasks', 'write:tasks', 'read:usage', 'read:analytics', 'admin']);
+  });
+
+  it('§8 Plans: price, monthly credits, RPM, TPM and API keys of Free, Starter, Pro and Enterprise', () => {
+    const row = (id: PlanId) => { const p = PLANS[id]; return [p.name, p.priceUsd, p.monthlyCreditsNano / 1e9, p.rpm, p.tpm, p.maxKeys, p.discountPercent, p.webhooks]; };
+    expect(PLAN_IDS.map(row)).toEqual([
+      ['Free', 0, 0, 10, 10_000, 1, 0, false],
+      ['Starter', 9, 10, 60, 60_000, 3, 0, false],
+      ['Pro', 29, 50, 300, 150_000, 10, 10, true],
+      ['Enterprise', 99, 200, 1000, 500_000, null, 20, true],
+    ]);
+  });
+
+  it.each([['acc_free', 1], ['acc_starter', 3], ['acc_demo', 10], ['acc_enterprise', Infinity]] as const)(
+    '§2 "The number of keys per account depends on the plan": %s may hold %s live keys', (account, max) => {
+      const sandbox = createSandbox({ clock: 'manual' });
+      const live = () => sandbox.keys.list(account).filter((k) => !k.revoked).length;
+      const target = Number.isFinite(max) ? max : 25;
+      while (live() < target) expect(sandbox.keys.create({ accountId: account, scopes: ['read:agents'] }).key).toMatch(/^ak_[A-Za-z0-9_-]+$/);
+      if (Number.isFinite(max)) {
+        expect(() => sandbox.keys.create({ accountId: account, scopes: ['read:agents'] })).toThrow(/allows/);
+        sandbox.keys.revoke(sandbox.keys.list(account)[0]!.id);
+        expect(sandbox.keys.create({ accountId: account, scopes: ['admin'] }).accountId).toBe(account);
+      }
+    });
 });

@@ -1,4 +1,5 @@
 /** The node server over a real socket: CORS, headers, the body limit, bad requests, and the control API (CONTRACT §7). */
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/index.js';
@@ -86,6 +87,21 @@ describe('HTTP around the API', () => {
     expectRateHeaders(res, { limit: 300, remaining: 299 });
     expect(sandbox.tasks.list()).toEqual([]);
     expect((await call('GET', '/api/v1/ext/agents', { key: keyOf(sandbox) })).status).toBe(200);
+  });
+
+  it('counts requests without a valid key per client address: another client has its own 60 a minute', async () => {
+    for (let i = 0; i < 60; i++) await call('GET', '/api/v1/ext/agents');
+    expectError(await call('GET', '/api/v1/ext/agents'), 'rate_limit_exceeded');
+    const other = await new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+      const req = request(`${url}/api/v1/ext/agents`, { localAddress: '127.0.0.2' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(other.status).toBe(401);
+    expect(other.headers['x-ratelimit-remaining']).toBe('59');
   });
 
   it('survives malformed HTTP requests: 400 in the error shape, and goes on serving', async () => {
@@ -177,10 +193,15 @@ describe('the control API (CONTRACT §7)', () => {
   it('GET /__sandbox/state gives a snapshot; PUT /__sandbox/state restores it (204)', async () => {
     const saved = (await call('GET', '/__sandbox/state')).json;
     expect(saved.format).toBe('agent-work-sandbox/state');
-    await call('PATCH', '/__sandbox/accounts/acc_demo', { body: { plan: 'free' } });
+    await call('PATCH', '/__sandbox/accounts/acc_demo', { body: { plan: 'free', limits: { rpm: 3 } } });
     await call('POST', '/api/v1/ext/tasks', { key: keyOf(sandbox), body: { agent_id: agentId(), description: 'Summarise.' } });
+    await call('POST', '/__sandbox/keys', { body: { scopes: ['read:usage'], label: 'mine' } });
+    await call('POST', '/__sandbox/accounts', { body: { name: 'Other', plan: 'starter' } });
+    const busy = (await call('GET', '/__sandbox/state')).json;
     expect((await call('PUT', '/__sandbox/state', { body: saved })).status).toBe(204);
     expect((await call('GET', '/__sandbox/state')).json).toEqual(saved);
+    expect((await call('PUT', '/__sandbox/state', { body: busy })).status).toBe(204);
+    expect((await call('GET', '/__sandbox/state')).json).toEqual(busy);
   });
 
   it.each([
@@ -192,6 +213,8 @@ describe('the control API (CONTRACT §7)', () => {
     ['a bad limit', 'PATCH', '/__sandbox/accounts/acc_demo', { limits: { rpm: 0 } }, 'invalid_request'],
     ['bad scopes', 'POST', '/__sandbox/keys', { scopes: ['read:everything'] }, 'invalid_request'],
     ['no scopes', 'POST', '/__sandbox/keys', {}, 'invalid_request'],
+    ['a key label that is not a string', 'POST', '/__sandbox/keys', { scopes: ['admin'], label: 7 }, 'invalid_request'],
+    ['an account name that is not a string', 'POST', '/__sandbox/accounts', { name: { first: 'x' } }, 'invalid_request'],
     ['a key for an unknown account', 'POST', '/__sandbox/keys', { account_id: 'acc_nope', scopes: ['admin'] }, 'not_found'],
     ['a key past the plan\'s limit (Free: 1 key)', 'POST', '/__sandbox/keys', { account_id: 'acc_free', scopes: ['admin'] }, 'invalid_request'],
     ['revoking an unknown key', 'DELETE', '/__sandbox/keys/key_nope', undefined, 'not_found'],

@@ -21,15 +21,21 @@ export function createHandlers(handle: (req: PlainRequest) => PlainResponse, bas
       const url = new URL(request.url);
       const at = url.pathname.indexOf(`${basePath}/`);
       const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
-      let res = handle({
-        method: request.method,
-        path: url.pathname.slice(at + basePath.length),
-        query: url.search.slice(1),
-        header: (name) => request.headers.get(name) ?? undefined,
-        body,
-        clientId: IN_PROCESS_CLIENT,
-        passUnmatched: userHandlers.length > 0,
-      });
+      let res: PlainResponse;
+      try {
+        res = handle({
+          method: request.method,
+          path: url.pathname.slice(at + basePath.length),
+          query: url.search.slice(1),
+          header: (name) => request.headers.get(name) ?? undefined,
+          body,
+          clientId: IN_PROCESS_CLIENT,
+          passUnmatched: userHandlers.length > 0,
+        });
+      } catch {
+        // msw would answer a thrown error with its stack: answer in the error shape instead, like the node door.
+        res = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: errorBody('internal_error', ERRORS.internal_error.message) };
+      }
       if (res.unmatched) res = await answerUnmatched(userHandlers, { url: request.url, method: request.method, headers: request.headers, body }, res);
       if (res.delayMs) await delay(res.delayMs);
       if (res.networkError) return HttpResponse.error();
@@ -56,18 +62,18 @@ export async function answerUnmatched(
   baseUrl?: string,
 ): Promise<PlainResponse> {
   const unmatched = core.unmatched!;
-  const headers = new Headers();
-  for (const [name, value] of request.headers instanceof Headers ? request.headers : Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  headers.set(CALLER_HEADERS.account, unmatched.accountId);
-  headers.set(CALLER_HEADERS.key, unmatched.keyId);
-  headers.set(CALLER_HEADERS.scopes, unmatched.scopes.join(' '));
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : undefined });
   const rateHeaders = Object.fromEntries(Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')));
   let answer: Response | undefined;
   try {
+    const headers = new Headers();
+    for (const [name, value] of request.headers instanceof Headers ? request.headers : Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    headers.set(CALLER_HEADERS.account, unmatched.accountId);
+    headers.set(CALLER_HEADERS.key, unmatched.keyId);
+    headers.set(CALLER_HEADERS.scopes, unmatched.scopes.join(' '));
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : undefined });
     answer = await getResponse([...handlers], forwarded, baseUrl ? { baseUrl } : undefined);
   } catch {
     return settled(unmatched, core, 500, errorBody('internal_error', ERRORS.internal_error.message), { 'Content-Type': JSON_TYPE, ...rateHeaders }, 'internal_error');

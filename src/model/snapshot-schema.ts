@@ -6,7 +6,8 @@ import { ENDPOINTS, PRIORITIES, TASK_STATUSES } from './types.js';
 
 // The fields the sandbox reads from a restored state, with their types; further fields pass through untouched.
 const int = z.number().int();
-const time = z.number();
+// Epoch ms within what a Date can print as ISO 8601 (the clock itself stays below 9999).
+const time = z.number().min(0).max(Date.parse('9999-12-31T23:59:59.999Z'));
 const bucket = z.looseObject({ windowStart: time, count: int, tokens: z.number() });
 
 const account = z.looseObject({
