@@ -1,11 +1,12 @@
 /**
- * Writes fixtures/marketplace.json: a hand-curated catalog of agents with token figures and dates drawn once from a
+ * Writes fixtures/marketplace.json (and fixtures/fixture-set.schema.json): a hand-curated catalog of agents with token figures and dates drawn once from a
  * fixed seed, one account per plan (and a drained and a nearly-drained one), readable demo keys.
  * Run once from the repository root and commit the output:
  *   npx esbuild scripts/generate-marketplace.ts --bundle --platform=node --format=esm --log-level=warning | node --input-type=module
  */
 import { writeFileSync } from 'node:fs';
-import { parseFixtureSet, type FixtureAgent, type FixtureKey, type FixtureSet } from '../src/model/fixture-schema.js';
+import { z } from 'zod';
+import { FixtureSetSchema, parseFixtureSet, type FixtureAgent, type FixtureKey, type FixtureSet } from '../src/model/fixture-schema.js';
 import type { ModelId } from '../src/model/models.js';
 import { intBetween, rngFor, seededId } from '../src/model/random.js';
 
@@ -80,6 +81,7 @@ const key = (account: string, label: string, scopes: FixtureKey['scopes']): Fixt
 });
 
 const set: FixtureSet = {
+  $schema: './fixture-set.schema.json',
   name: 'marketplace',
   description: 'A marketplace demo: 36 agents across capabilities and the three models, one account per plan plus a drained and a low-balance account, readable demo keys (ak_demo_<account>_<label>).',
   accounts: [
@@ -112,3 +114,7 @@ const set: FixtureSet = {
 parseFixtureSet(set, 'marketplace (generated)');
 writeFileSync('fixtures/marketplace.json', `${JSON.stringify(set, null, 2)}\n`);
 process.stdout.write(`fixtures/marketplace.json: ${set.accounts.length} accounts, ${set.keys.length} keys, ${set.agents.length} agents\n`);
+
+// The JSON Schema of fixture sets, for editors ("$schema": "./fixture-set.schema.json"); generated from the zod schema.
+const jsonSchema = { ...z.toJSONSchema(FixtureSetSchema, { target: 'draft-2020-12', io: 'input' }), title: 'agent-work-sandbox fixture set' };
+writeFileSync('fixtures/fixture-set.schema.json', `${JSON.stringify(jsonSchema, null, 2)}\n`);

@@ -41,6 +41,7 @@ export { SnapshotError, type StateSnapshot } from './model/state.js';
 export { TaskBodySchema } from './rules/task-body.js';
 export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
+export type { Overview, OverviewOptions } from './core/overview.js';
 export type { JournalEntry } from './core/journal.js';
 export type { Clock, ClockMode } from './model/clock.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './webhooks/events.js';

@@ -1,12 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { main, type CliRun } from '../src/cli/main.js';
-import { createSandbox, FIXTURE_SET_NAMES, FixtureError, generateDefaultFixtures, parseFixtureSet, PLAN_IDS } from '../src/index.js';
+import { createSandbox, FIXTURE_SET_NAMES, FixtureError, FixtureSetSchema, generateDefaultFixtures, parseFixtureSet, PLAN_IDS } from '../src/index.js';
 
 const FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures');
-const files = readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json'));
+const files = readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'));
 const io = (out: string[] = []) => ({ stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t), env: {} });
 
 describe('every file in fixtures/', () => {
@@ -15,6 +17,14 @@ describe('every file in fixtures/', () => {
     const sandbox = createSandbox({ fixtures: set, clock: 'manual' });
     expect(sandbox.accounts.list().map((a) => a.id)).toEqual(set.accounts.map((a) => a.id));
     expect(sandbox.keys.list()).toHaveLength(set.keys.length);
+  });
+
+  it('fixture-set.schema.json (for editors) is the JSON Schema of FixtureSetSchema, and every set validates against it', () => {
+    const committed = JSON.parse(readFileSync(join(FIXTURES_DIR, 'fixture-set.schema.json'), 'utf8'));
+    expect(committed).toEqual({ ...z.toJSONSchema(FixtureSetSchema, { target: 'draft-2020-12', io: 'input' }), title: 'agent-work-sandbox fixture set' });
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(committed);
+    for (const file of files) expect(validate(JSON.parse(readFileSync(join(FIXTURES_DIR, file), 'utf8'))), file).toBe(true);
   });
 
   it('default.json is the default set exported for seed 1 (fixtures export), so it cannot drift', () => {
