@@ -39,9 +39,9 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
   const keys = [...state.keysById.values()].map((k) => ({ id: k.id, key: k.key, account_id: k.accountId, scopes: k.scopes, label: k.label, revoked: k.revoked }));
   const agents = state.agents.map((a) => ({ id: a.id, name: a.name, model: a.model, status: a.status, capabilities: a.capabilities }));
   const allTasks = [...state.tasks.values()];
-  const tasks = allTasks.slice(-(options.tasks ?? 200)).reverse().map((t) => ({ ...taskView(t), account_id: t.accountId }));
+  const tasks = allTasks.slice(Math.max(0, allTasks.length - (options.tasks ?? 200))).reverse().map((t) => ({ ...taskView(t), account_id: t.accountId }));
   const journal = engine.journal.list();
-  const requests = journal.slice(-(options.requests ?? 100)).reverse();
+  const requests = journal.slice(Math.max(0, journal.length - (options.requests ?? 100))).reverse();
   return {
     now: iso(now),
     clock: engine.clock.mode,
