@@ -50,14 +50,12 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     const retry = status === 429 || status === 503 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {};
     out[String(status)] = {
+      // The codes of this status: in the description, and one example each (a client's code generator sees them).
       description: list.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join(' '),
       headers: { ...RATE_HEADERS, ...retry },
       content: {
         'application/json': {
-          schema: {
-            allOf: [{ $ref: '#/components/schemas/Error' }],
-            properties: { error: { properties: { code: { enum: list } } } },
-          },
+          schema: { $ref: '#/components/schemas/Error' },
           examples: Object.fromEntries(list.map((c) => [c, { value: { error: { code: c, message: ERRORS[c].message } } }])),
         },
       },
@@ -130,11 +128,16 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
     info: {
       title: 'Agent Work Service API (agent-work-sandbox)',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description: 'The external API of the Agent Work Service as agent-work-sandbox serves it. Every response carries the X-RateLimit-* headers; every error has the shape `{ "error": { "code", "message" } }`.',
     },
     servers: [{ url: options.serverUrl ?? options.basePath ?? '/api/v1' }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'agents' }, { name: 'tasks' }, { name: 'usage' }],
+    tags: [
+      { name: 'agents', description: 'The catalog of AI agents.' },
+      { name: 'tasks', description: 'Work sent to an agent: status and results.' },
+      { name: 'usage', description: "The account's usage in the current billing period." },
+    ],
     paths,
     components: {
       securitySchemes: {

@@ -3,7 +3,6 @@ import type { PlainResponse } from '../core/types.js';
 import { MAX_BODY_BYTES } from '../rules/task-body.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
 import type { RequestHandler } from 'msw';
-import { answerUnmatched } from '../http/handlers.js';
 
 const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
 
@@ -12,6 +11,8 @@ const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 
  * 1 MiB limit and the plain response written out.
  */
 export function createApiDoor(sandbox: Sandbox, basePath: string, handlers: readonly RequestHandler[] = []) {
+  // msw is loaded only for a server with handlers of the user's own (it would add to every cold start).
+  const userDoor = handlers.length > 0 ? import('../http/handlers.js') : undefined;
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -34,7 +35,10 @@ export function createApiDoor(sandbox: Sandbox, basePath: string, handlers: read
       }
       if (out.unmatched) {
         const origin = `http://${req.headers.host ?? 'localhost'}`;
-        answerUnmatched(handlers, { url: new URL(url, origin).href, method: req.method ?? 'GET', headers: req.headers, body }, out, origin).then(send, () => send(INTERNAL_ERROR));
+        const core = out;
+        userDoor!
+          .then(({ answerUnmatched }) => answerUnmatched(handlers, { url: new URL(url, origin).href, method: req.method ?? 'GET', headers: req.headers, body }, core, origin))
+          .then(send, () => send(INTERNAL_ERROR));
       } else {
         send(out);
       }

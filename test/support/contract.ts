@@ -62,6 +62,8 @@ export function checkAnswer(method: string, pathAndQuery: string, answer: Answer
   if (answer.json === undefined) fail('the body is not JSON');
   const validate = validatorAt(operationId ? `${responsePath}/content/${pointer('application/json')}/schema` : responsePath);
   if (!validate(answer.json)) fail(`body: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
+  const listedCodes = operationId && answer.status >= 400 ? Object.keys(response.content['application/json'].examples ?? {}) : undefined;
+  if (listedCodes && !listedCodes.includes(answer.json.error.code)) fail(`error.code ${answer.json.error.code} is not one of the codes of ${answer.status}: ${listedCodes.join(', ')}`);
   for (const [name, ref] of Object.entries(response.headers ?? {})) {
     const header = resolve(ref);
     const value = answer.headers.get(name);
