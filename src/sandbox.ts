@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import type { RequestHandler } from 'msw';
 import { createClock, type Clock, type ClockMode } from './model/clock.js';
 import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
-import { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+import { FixtureError, parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
 import { bundledFixtureSet } from './model/fixture-sets.js';
 import { usdToNano } from './model/money.js';
 import { isPlanId, PLANS, type PlanId } from './model/plans.js';
@@ -10,16 +10,16 @@ import { seededId, seededKey } from './model/random.js';
 import { isScope, type Scope } from './model/scopes.js';
 import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State, type StateSnapshot } from './model/state.js';
 import { periodBounds } from './rules/period.js';
-import { finish } from './rules/tasks.js';
+import { dropBeyondRetention, finish } from './rules/tasks.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
 import { overview, type Overview, type OverviewOptions } from './core/overview.js';
-import { Journal, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js';
+import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, maskKeys, type JournalEntry, type RequestFilter } from './core/journal.js';
 import type { PlainRequest, PlainResponse } from './core/types.js';
 import { accountView, taskView } from './core/views.js';
 import { ActiveScenarios, type ScenarioScope } from './scenarios/active.js';
-import type { ScenarioOptions } from './scenarios/catalog.js';
+import { findScenario, SCENARIO_NAMES, type ScenarioOptions } from './scenarios/catalog.js';
 import { SandboxError } from './errors.js';
 import type { TaskError } from './model/types.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -61,7 +61,14 @@ export interface SandboxOptions {
   handlers?: RequestHandler[];
   /** Webhooks: low-balance threshold, retries, endpoints registered from the start. */
   webhooks?: WebhookOptions;
+  /**
+   * How many finished (completed or failed) tasks are kept. Beyond it the tasks that finished first are dropped and
+   * read 404, so a long-running sandbox does not grow without end. Default 10,000; `Infinity` keeps all.
+   */
+  taskRetention?: number;
 }
+
+export const DEFAULT_TASK_RETENTION = 10_000;
 
 export interface CreatedKey {
   id: string;
@@ -80,6 +87,10 @@ export interface ListenOptions {
   host?: string;
   /** Required on the control API when set (always required when host is not a loopback address). */
   controlToken?: string;
+  /** Time a client has to send the request headers, ms (default 10,000): slow clients are cut off. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send the whole request, ms (default 30,000). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -101,7 +112,8 @@ export interface SandboxCore {
   readonly keys: {
     create(input: { accountId?: string; scopes: Scope[]; label?: string }): CreatedKey;
     revoke(idOrKey: string): void;
-    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string })[];
+    /** Every key (of one account), with the scenarios scoped to it (a magic key's scenario, `useScenario({ keyId })`). */
+    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string; scenarios: string[] })[];
   };
   readonly accounts: {
     list(): AccountView[];
@@ -118,6 +130,11 @@ export interface SandboxCore {
   };
   /** The journal of handled requests (bounded), newest last. */
   readonly requests: JournalEntry[];
+  /**
+   * The journal entries that match every given field, newest last.
+   * @example sandbox.findRequests({ method: 'POST', path: '/ext/tasks', status: 402 })
+   */
+  findRequests(filter?: RequestFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
   /** One read of everything the inspector page shows (newest tasks and requests first). */
@@ -158,12 +175,17 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const initialNow = clock.now();
   const initial = toSnapshot(stateFromFixtures(fixtures, initialNow, periodBounds(initialNow)), seed, initialNow);
   const timings: TaskTimings = { ...DEFAULT_TASK_TIMINGS, ...options.taskTimings };
+  const taskRetention = options.taskRetention ?? DEFAULT_TASK_RETENTION;
+  if (!(taskRetention === Infinity || (Number.isSafeInteger(taskRetention) && taskRetention >= 0))) {
+    throw new SandboxError(`taskRetention must be an integer ≥ 0 or Infinity, got ${JSON.stringify(options.taskRetention)}.`);
+  }
 
   engine = {
     state: fromSnapshot(initial),
     seed,
     faker,
     timings,
+    taskRetention,
     clock,
     journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
     scenarios: new ActiveScenarios(),
@@ -176,7 +198,19 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   webhooks = hooks;
   engine.onTaskEvent = (event) => hooks.onTaskEvent(event);
 
+  // Fixture accounts and keys set up for a scenario (magic keys): checked once here, applied at start and on reset.
+  const fixtureScenarios: { name: string; scope: ScenarioScope }[] = [];
+  const collect = (value: string | string[] | undefined, where: string, scope: ScenarioScope) => {
+    for (const name of value === undefined ? [] : typeof value === 'string' ? [value] : value) {
+      if (!findScenario(name)) throw new FixtureError(`Invalid fixture set:\n  at ${where}.scenario: unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`);
+      fixtureScenarios.push({ name, scope });
+    }
+  };
+  fixtures.accounts.forEach((a, i) => collect(a.scenario, `accounts[${i}]`, { accountId: a.id }));
+  fixtures.keys.forEach((k, i) => collect(k.scenario, `keys[${i}]`, { keyId: k.id }));
+
   const applyInitialScenarios = () => {
+    for (const s of fixtureScenarios) engine.scenarios.add(s.name, {}, s.scope);
     for (const spec of options.scenarios ?? []) {
       if (typeof spec === 'string') engine.scenarios.add(spec);
       else engine.scenarios.add(spec.name, spec.options, { accountId: spec.accountId, keyId: spec.keyId });
@@ -241,11 +275,14 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       create: createKey,
       revoke(idOrKey) {
         const k = state().keysById.get(idOrKey) ?? state().keys.get(idOrKey);
-        if (!k) throw new SandboxError(`No key '${idOrKey.startsWith('ak_') ? `${idOrKey.slice(0, 6)}…` : idOrKey}'.`, 'not_found');
+        if (!k) throw new SandboxError(`No key '${maskKeys(idOrKey)}'.`, 'not_found');
         k.revoked = true;
       },
       list(accountId) {
-        return [...state().keysById.values()].filter((k) => accountId === undefined || k.accountId === accountId).map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label }));
+        const active = engine.scenarios.all();
+        return [...state().keysById.values()]
+          .filter((k) => accountId === undefined || k.accountId === accountId)
+          .map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label, scenarios: active.filter((s) => s.scope.keyId === k.id).map((s) => s.name) }));
       },
     },
     accounts: {
@@ -315,6 +352,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     get requests() {
       return engine.journal.list();
     },
+    findRequests(filter = {}) {
+      return engine.journal.list().filter((e) => matchesFilter(e, filter, basePath));
+    },
     clearRequests() {
       engine.journal.clear();
     },
@@ -330,6 +370,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       const next = fromSnapshot(snapshot);
       const snap = snapshot as StateSnapshot;
       engine.state = next;
+      dropBeyondRetention(engine);
       if (Number.isSafeInteger(snap.seed)) engine.seed = snap.seed;
       if (clockMode === 'manual' && Number.isFinite(snap.now)) clock.set(snap.now);
       else settle(engine);

@@ -128,7 +128,7 @@ describe('options', () => {
     expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
   });
 
-  it.each([['--bogus'], ['--port', 'abc'], ['--port', '70000'], ['--seed', 'x'], ['--clock', 'slow'], ['serve', 'now']])('rejects a bad argument (%s) with a one-line usage error', async (...argv) => {
+  it.each([['--bogus'], ['--port', 'abc'], ['--port', '70000'], ['--seed', 'x'], ['--clock', 'slow'], ['serve', 'now'], ['--scenario', 'nope']])('rejects a bad argument (%s) with a one-line usage error', async (...argv) => {
     const error = await run(argv).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).name).toBe('UsageError');

@@ -118,7 +118,7 @@ describe('the control API (CONTRACT §7)', () => {
   it('GET /__sandbox/accounts lists every account with id, plan and balance_usd', async () => {
     const res = await call('GET', '/__sandbox/accounts');
     expect(res.status).toBe(200);
-    expect(res.json.data.map((a: any) => [a.id, a.plan, a.balance_usd])).toEqual([['acc_demo', 'pro', 50], ['acc_free', 'free', 0], ['acc_starter', 'starter', 10], ['acc_enterprise', 'enterprise', 200]]);
+    expect(res.json.data.map((a: any) => [a.id, a.plan, a.balance_usd])).toEqual([['acc_demo', 'pro', 50], ['acc_free', 'free', 0], ['acc_starter', 'starter', 10], ['acc_enterprise', 'enterprise', 200], ['acc_magic', 'enterprise', 200]]);
   });
 
   it('PATCH /__sandbox/accounts/:id changes plan, balance and limits, and the API follows', async () => {

@@ -8,7 +8,7 @@ import { generateDefaultFixtures } from '../model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
 import { isFixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
-import { loadStateFile, saveStateFile, StateFileError } from '../server/state-file.js';
+import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
 import { SnapshotError } from '../model/state.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
@@ -80,8 +80,11 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     fixtures: config.fixtures === undefined ? undefined : fixturesOption(config.fixtures),
     anonymousRpm: config.anonymousRpm,
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
+    taskRetention: config.taskRetention,
   });
   if (config.state) {
+    // Fail now, not at exit after a session's work: the state file must be writable.
+    assertStateWritable(config.state);
     const saved = loadStateFile(config.state);
     if (saved !== undefined) {
       try {
@@ -119,7 +122,16 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
-        if (config.state) saveStateFile(config.state, sandbox.snapshot());
+        if (!config.state) return;
+        const snapshot = sandbox.snapshot();
+        try {
+          saveStateFile(config.state, snapshot);
+        } catch (error) {
+          // Keep the session's state somewhere, and say where; the previous state file is untouched.
+          const rescue = saveRescueFile(snapshot);
+          throw new StateFileError(`${(error as Error).message}${rescue ? ` This session's state was saved to ${rescue} instead.` : ''}`);
+        }
+        io.stderr(`agent-work-sandbox: state saved to ${config.state}\n`);
       })()),
   };
 }

@@ -1,6 +1,6 @@
 import { PLANS } from '../model/plans.js';
 import type { Scope } from '../model/scopes.js';
-import type { Account, ApiKey } from '../model/types.js';
+import type { Account, ApiKey, Bucket } from '../model/types.js';
 import { limitsOf, syncPeriod } from '../rules/accounts.js';
 import { readBearerKey } from '../rules/auth.js';
 import { NO_EFFECTS, type Effects } from '../rules/effects.js';
@@ -10,6 +10,7 @@ import { grants } from '../rules/scopes.js';
 import { settleDue } from '../rules/tasks.js';
 import { findScenario } from '../scenarios/catalog.js';
 import type { Engine } from './engine.js';
+import { maskKeys } from './journal.js';
 import { matchRoute, type Reply } from './routes.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
@@ -68,6 +69,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     if (keyError || !key || !account) {
       // Requests without a valid key count in an anonymous bucket per client.
       const bucket = currentWindow(engine.state.anonymous.get(req.clientId), now);
+      if (engine.state.anonymous.size >= MAX_ANONYMOUS_BUCKETS) dropEndedWindows(engine.state.anonymous, now);
       engine.state.anonymous.set(req.clientId, bucket);
       rate = takeRequest(bucket, engine.anonymousRpm);
       if (!rate.admitted) throw rateLimited(rate, now);
@@ -115,6 +117,13 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     reply = errorReply(error);
   }
   return finish(engine, req, reply, rate, caller, effects, now);
+}
+
+/** Past this many anonymous clients, buckets whose window has ended are swept, so the map stays bounded. */
+const MAX_ANONYMOUS_BUCKETS = 10_000;
+
+function dropEndedWindows(buckets: Map<string, Bucket>, now: number): void {
+  for (const [client, b] of buckets) if (now >= b.windowStart + WINDOW_MS) buckets.delete(client);
 }
 
 function errorReply(error: unknown): Reply {
@@ -172,7 +181,7 @@ function record(engine: Engine, req: PlainRequest, status: number, code: string 
   engine.journal.record({
     at: now,
     method: req.method,
-    path: engine.basePath + req.path + (req.query ? `?${req.query}` : ''),
+    path: maskKeys(engine.basePath + req.path + (req.query ? `?${req.query}` : '')),
     status,
     code,
     keyId: caller.key?.id ?? null,

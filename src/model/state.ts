@@ -1,4 +1,5 @@
 import type { FixtureSet } from './fixture-schema.js';
+import { KeyIndex } from './key-index.js';
 import { MinHeap } from './heap.js';
 import { StateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
@@ -21,14 +22,16 @@ export interface DueMove {
 /** The whole in-memory state of one sandbox. Lookups on the request path are Map gets. */
 export interface State {
   accounts: Map<string, Account>;
-  /** By the key's value (`ak_…`): the lookup of every request. */
-  keys: Map<string, ApiKey>;
+  /** By the key's value (`ak_…`): the lookup of every request, by keyed hash and constant-time comparison. */
+  keys: KeyIndex;
   keysById: Map<string, ApiKey>;
   agents: Agent[];
   agentIndex: Map<string, number>;
   /** Bumped whenever the catalog changes, so cached list pages can be dropped. */
   catalogVersion: number;
   tasks: Map<string, Task>;
+  /** Ids of finished tasks, in the order they finished: the oldest beyond the retention bound are dropped. */
+  finished: Set<string>;
   /** Planned task moves, earliest first: settling costs O(log n) per due move. */
   due: MinHeap<DueMove>;
   buckets: Map<string, Bucket>;
@@ -80,12 +83,13 @@ export function setAgents(state: State, agents: Agent[]): void {
 function emptyState(): State {
   return {
     accounts: new Map(),
-    keys: new Map(),
+    keys: new KeyIndex(),
     keysById: new Map(),
     agents: [],
     agentIndex: new Map(),
     catalogVersion: 0,
     tasks: new Map(),
+    finished: new Set(),
     due: new MinHeap(),
     buckets: new Map(),
     anonymous: new Map(),
@@ -194,6 +198,9 @@ export function fromSnapshot(input: unknown): State {
     if (t.status === 'queued') state.due.push(t.startAt, { taskId: t.id, move: 'start' });
     if (t.status === 'queued' || t.status === 'running') state.due.push(t.endAt, { taskId: t.id, move: 'end' });
   }
+  const ended = copy.tasks.filter((t) => t.status === 'completed' || t.status === 'failed');
+  ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);
+  for (const t of ended) state.finished.add(t.id);
   state.buckets = new Map(copy.buckets);
   state.anonymous = new Map(copy.anonymous);
   state.idempotency = new Map(copy.idempotency);

@@ -26,6 +26,8 @@ export interface TaskEnv {
   seed: number;
   faker: Faker;
   timings: TaskTimings;
+  /** How many finished tasks are kept; the oldest finished beyond it are dropped (then read 404). Default: all. */
+  taskRetention?: number;
   /** Told of every task move, in order, exactly once. */
   onTaskEvent?: (event: TaskEvent) => void;
 }
@@ -180,6 +182,19 @@ export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed
   task.holdNano = 0;
   move(env, task, outcome);
   env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
+  env.state.finished.add(task.id);
+  dropBeyondRetention(env);
+}
+
+/** Drops the finished tasks that finished first, beyond the retention bound, so a long-lived sandbox stays bounded. */
+export function dropBeyondRetention(env: TaskEnv): void {
+  const keep = env.taskRetention ?? Infinity;
+  const { finished, tasks } = env.state;
+  while (finished.size > keep) {
+    const id = finished.values().next().value!;
+    finished.delete(id);
+    tasks.delete(id);
+  }
 }
 
 /** Applies every planned move that is due at `now`, in time order. */

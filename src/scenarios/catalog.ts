@@ -14,10 +14,12 @@ export interface ScenarioOptions {
 export interface Scenario {
   name: string;
   description: string;
+  /** What it changes: answers of the API (reached through every door, magic keys included) or webhook deliveries. */
+  reaches: 'api' | 'webhooks';
   effects(options: ScenarioOptions): Effects;
 }
 
-const scenario = (name: string, description: string, effects: Scenario['effects']): Scenario => ({ name, description, effects });
+const scenario = (name: string, description: string, effects: Scenario['effects']): Scenario => ({ name, description, reaches: name.startsWith('webhook-') ? 'webhooks' : 'api', effects });
 
 /** The catalogue of CONTRACT §6. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -45,3 +47,6 @@ export function findScenario(name: string): Scenario | undefined {
 }
 
 export const SCENARIO_NAMES = SCENARIOS.map((s) => s.name);
+
+/** The scenarios that change the API's answers (each has a magic key in the default fixtures). */
+export const API_SCENARIO_NAMES = SCENARIOS.filter((s) => s.reaches === 'api').map((s) => s.name);

@@ -10,7 +10,7 @@ const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
  * 1 MiB limit and the plain response written out.
  */
-export function createApiDoor(sandbox: Sandbox, basePath: string, handlers: readonly RequestHandler[] = []) {
+export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () => boolean = () => false, handlers: readonly RequestHandler[] = []) {
   // msw is loaded only for a server with handlers of the user's own (it would add to every cold start).
   const userDoor = handlers.length > 0 ? import('../http/handlers.js') : undefined;
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
@@ -44,8 +44,8 @@ export function createApiDoor(sandbox: Sandbox, basePath: string, handlers: read
       }
     };
     const send = (out: PlainResponse) => {
-      if (out.delayMs) setTimeout(() => write(req, res, out), out.delayMs);
-      else write(req, res, out);
+      if (out.delayMs) setTimeout(() => write(req, res, out, isClosing()), out.delayMs);
+      else write(req, res, out, isClosing());
     };
     // A request with no body framing has no body: answer at once.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -70,7 +70,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
+function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, closing: boolean): void {
   if (res.destroyed) return;
   if (out.networkError) {
     const socket = req.socket as typeof req.socket & { resetAndDestroy?: () => void };
@@ -79,6 +79,7 @@ function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse): v
     return;
   }
   for (const name in out.headers) res.setHeader(name, out.headers[name]!);
+  if (closing) res.setHeader('Connection', 'close');
   res.statusCode = out.status;
   res.end(req.method === 'HEAD' ? undefined : out.body);
 }

@@ -1,4 +1,6 @@
-import { readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { StateSnapshot } from '../model/state.js';
 
 export class StateFileError extends Error {
@@ -34,5 +36,37 @@ export function saveStateFile(path: string, snapshot: StateSnapshot): void {
       // nothing to clean up
     }
     throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`);
+  }
+}
+
+/**
+ * Checks at start that the state file can be written later: its directory takes a new file, and the path is not a
+ * directory. Writes and removes a probe file beside it; the state file itself is not touched.
+ */
+export function assertStateWritable(path: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (isDirectory) throw new StateFileError(`Cannot use ${path} as the state file: it is a directory.`);
+  const probe = `${path}.${process.pid}.probe`;
+  try {
+    writeFileSync(probe, '');
+    unlinkSync(probe);
+  } catch (error) {
+    throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Last resort when the state file cannot be written at exit: the snapshot into the temporary directory. */
+export function saveRescueFile(snapshot: StateSnapshot): string | undefined {
+  const path = join(tmpdir(), `agent-work-sandbox-state-${process.pid}-${Date.now()}.json`);
+  try {
+    writeFileSync(path, `${JSON.stringify(snapshot)}\n`);
+    return path;
+  } catch {
+    return undefined;
   }
 }

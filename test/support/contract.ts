@@ -42,7 +42,10 @@ export function checkAnswer(method: string, pathAndQuery: string, answer: Answer
   const fail = (what: string) => {
     throw new ContractError(`Contract: ${where}: ${what}\n${answer.text.slice(0, 400)}`);
   };
-  const path = new URL(pathAndQuery, 'http://x').pathname;
+  // Tests reach the control API through the door with paths like `/../../__sandbox/…`: not the API, not checked.
+  const resolved = new URL(`http://x/api/v1${pathAndQuery}`).pathname;
+  if (!resolved.startsWith('/api/v1/')) return;
+  const path = resolved.slice('/api/v1'.length);
   const match = matchRoute(method, path);
   const operationId = match && Object.entries(ROUTES).find(([, r]) => r === match.route)![0];
   let responsePath: string;

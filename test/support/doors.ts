@@ -45,7 +45,8 @@ export function keyOf(sandbox: Sandbox, label = 'admin', accountId = 'acc_demo')
  */
 const CONTRACT = process.env.SANDBOX_CONTRACT === '1';
 
-function makeCall(baseUrl: string, options: SandboxOptions = {}): Call {
+/** A `call` function on a base URL (real `fetch`). */
+export function makeCall(baseUrl: string, options: SandboxOptions = {}): Call {
   const call = plainCall(baseUrl);
   if (!CONTRACT || options.handlers) return call;
   return async (method, path, options) => {

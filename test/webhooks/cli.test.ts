@@ -38,7 +38,7 @@ describe('CLI --webhook URL', () => {
 
   it('registers the URL for the fixture accounts that may have webhooks (Pro, Enterprise), with one secret', async () => {
     const hooks = (await (await fetch(`${base}/__sandbox/webhooks`)).json()).data;
-    expect(hooks.map((h: { account_id: string; url: string }) => [h.account_id, h.url])).toEqual([['acc_demo', hook.url], ['acc_enterprise', hook.url]]);
+    expect(hooks.map((h: { account_id: string; url: string }) => [h.account_id, h.url])).toEqual([['acc_demo', hook.url], ['acc_enterprise', hook.url], ['acc_magic', hook.url]]);
     expect(hooks[0].secret).toBe(hooks[1].secret);
   });
 

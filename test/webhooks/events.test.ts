@@ -177,7 +177,7 @@ describe('reset()', () => {
   it('endpoints of the options without accountId go to every account whose plan has webhooks, with one secret', () => {
     const sandbox = manualSandbox({ webhooks: { endpoints: [{ url: 'http://127.0.0.1:9/hook' }] } });
     const hooks = sandbox.webhooks.list();
-    expect(hooks.map((h) => h.accountId)).toEqual(['acc_demo', 'acc_enterprise']);
+    expect(hooks.map((h) => h.accountId)).toEqual(['acc_demo', 'acc_enterprise', 'acc_magic']);
     expect(hooks[0]!.secret).toBe(hooks[1]!.secret);
   });
 });
