@@ -20,11 +20,13 @@ export default defineConfig([
     noExternal: ['@faker-js/faker'],
   },
   {
-    // The CLI: one ESM file with its shebang.
+    // The CLI: one ESM file with its shebang, its dependencies bundled in (fewer files to resolve and read at start;
+    // express and the control API are a chunk loaded after the socket listens). `require` serves bundled CommonJS.
     entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
     target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
+    noExternal: [/.*/],
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __awsCreateRequire } from 'node:module';\nconst require = __awsCreateRequire(import.meta.url);" },
     sourcemap: true,
   },
 ]);

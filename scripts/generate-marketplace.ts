@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { FixtureSetSchema, parseFixtureSet, type FixtureAgent, type FixtureKey, type FixtureSet } from '../src/model/fixture-schema.js';
+import { MAGIC_ACCOUNT, magicKeys } from '../src/model/default-fixtures.js';
 import type { ModelId } from '../src/model/models.js';
 import { intBetween, rngFor, seededId } from '../src/model/random.js';
 
@@ -83,7 +84,7 @@ const key = (account: string, label: string, scopes: FixtureKey['scopes']): Fixt
 const set: FixtureSet = {
   $schema: './fixture-set.schema.json',
   name: 'marketplace',
-  description: 'A marketplace demo: 36 agents across capabilities and the three models, one account per plan plus a drained and a low-balance account, readable demo keys (ak_demo_<account>_<label>).',
+  description: 'A marketplace demo: 36 agents across capabilities and the three models, one account per plan plus a drained and a low-balance account, readable demo keys (ak_demo_<account>_<label>), and the magic keys of the default set (ak_magic_<scenario>) on acc_magic.',
   accounts: [
     { id: 'acc_acme', name: 'Acme Robotics (Pro)', plan: 'pro' },
     { id: 'acc_globex', name: 'Globex Corporation (Enterprise)', plan: 'enterprise' },
@@ -91,6 +92,7 @@ const set: FixtureSet = {
     { id: 'acc_hobby', name: 'Hobby Hacker (Free)', plan: 'free' },
     { id: 'acc_lowbalance', name: 'Umbrella Labs (Pro, $0.05 left)', plan: 'pro', balance_usd: 0.05 },
     { id: 'acc_drained', name: 'Soylent Startup (Starter, no credits)', plan: 'starter', balance_usd: 0 },
+    { id: MAGIC_ACCOUNT, name: 'Magic Keys (Enterprise)', plan: 'enterprise' },
   ],
   keys: [
     key('acme', 'admin', ['admin']),
@@ -107,6 +109,8 @@ const set: FixtureSet = {
     key('hobby', 'admin', ['admin']),
     key('lowbalance', 'admin', ['admin']),
     key('drained', 'admin', ['admin']),
+    // The same magic keys as the default set (ak_magic_<scenario>), so a client reaches every scenario here too.
+    ...magicKeys(),
   ],
   agents: agents(),
 };

@@ -182,7 +182,7 @@ describe('the executable', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe(admin ? '300' : '60');
     cli.child.kill(signal);
     const { code, signal: killedBy, stderr } = await cli.exited;
-    expect({ code, killedBy, stderr }).toEqual({ code: 0, killedBy: null, stderr: '' });
+    expect({ code, killedBy, stderr }).toEqual({ code: 0, killedBy: null, stderr: `agent-work-sandbox: state saved to ${state}\n` });
     expect(JSON.parse(readFileSync(state, 'utf8')).format).toBe('agent-work-sandbox/state');
   });
 });

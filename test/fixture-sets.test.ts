@@ -49,6 +49,13 @@ describe('bundled sets by name', () => {
     expect(JSON.parse(res.body).data).toHaveLength(set.agents.length);
   });
 
+  it('marketplace has the magic keys of the default set: ak_magic_rate_limited answers 429', () => {
+    const sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual' });
+    const res = sandbox.handle({ method: 'GET', path: '/ext/agents', query: '', header: (n) => (n === 'authorization' ? 'Bearer ak_magic_rate_limited' : undefined), body: '', clientId: 't' });
+    expect(res.status).toBe(429);
+    expect(JSON.parse(res.body).error.code).toBe('rate_limit_exceeded');
+  });
+
   it('empty: one account, no agents', () => {
     const sandbox = createSandbox({ fixtures: 'empty', clock: 'manual' });
     expect(sandbox.accounts.list()).toHaveLength(1);

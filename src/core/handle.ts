@@ -163,13 +163,24 @@ function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState
     'Content-Type': JSON_CONTENT_TYPE,
     'X-RateLimit-Limit': String(r.limit),
     'X-RateLimit-Remaining': String(r.remaining),
-    'X-RateLimit-Reset': new Date(r.resetAt).toISOString(),
-    ...reply.headers,
+    'X-RateLimit-Reset': isoOf(r.resetAt),
   };
+  if (reply.headers) Object.assign(headers, reply.headers);
   if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now);
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
   if (effects.latencyMs) response.delayMs = effects.latencyMs;
   return response;
+}
+
+// The window's end changes once a minute: format it once, not per request (the profile's top core cost).
+let lastResetAt = NaN;
+let lastResetIso = '';
+function isoOf(resetAt: number): string {
+  if (resetAt !== lastResetAt) {
+    lastResetIso = new Date(resetAt).toISOString();
+    lastResetAt = resetAt;
+  }
+  return lastResetIso;
 }
 
 function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {

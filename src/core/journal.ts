@@ -53,7 +53,8 @@ export class Journal {
   record(entry: Omit<RawEntry, 'seq'>): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
-    this.ring[this.next] = { seq: this.seq, ...entry };
+    const e = entry;
+    this.ring[this.next] = { seq: this.seq, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios };
     this.next = (this.next + 1) % this.capacity;
   }
 
