@@ -20,6 +20,9 @@ describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
     const html = await res.text();
     expect(html).toContain('"rate-limited"');
     expect(html).not.toContain('__SCENARIOS__');
+    // The inline script parses (a browserless check; test/inspector.test.ts runs it in Chromium).
+    const script = /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
+    expect(() => new Function(script)).not.toThrow();
   });
 
   it('gives accounts with their rate window, keys, agents, tasks and requests newest first', async () => {

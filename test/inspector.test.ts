@@ -76,8 +76,10 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.REQUIRE_CHROMIUM !== '1')('
     await expect.poll(() => page.locator('#scenarios').innerText()).toContain('rate-limited @acc_globex');
     expect((await api('/ext/usage', 'ak_demo_globex_admin')).status).toBe(429);
     await expect.poll(() => page.locator('#requests tbody tr').first().innerText()).toMatch(/429\s+rate_limit_exceeded/);
-    await page.getByRole('button', { name: 'Clear scenarios' }).click();
-    await expect.poll(() => page.locator('#scenarios').innerText()).toBe('');
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await expect.poll(() => page.locator('#scenarios').innerText()).not.toContain('rate-limited @acc_globex');
+    expect(await page.locator('#scenarios').innerText()).toContain('12 on keys');
+    expect((await api('/ext/usage', 'ak_magic_rate_limited')).status).toBe(429);
     expect((await api('/ext/usage', 'ak_demo_globex_admin')).status).toBe(200);
   });
 

@@ -104,7 +104,8 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.delete('/scenarios', (req, res) => {
     const accountId = typeof req.query.account_id === 'string' ? req.query.account_id : undefined;
     const keyId = typeof req.query.key_id === 'string' ? req.query.key_id : undefined;
-    sandbox.clearScenarios(accountId || keyId ? { accountId, keyId } : undefined);
+    // `?scope=sandbox` removes only the sandbox-wide ones (the inspector's Clear keeps magic keys and account scopes).
+    sandbox.clearScenarios(accountId || keyId ? { accountId, keyId } : req.query.scope === 'sandbox' ? {} : undefined);
     res.status(204).end();
   });
   router.get('/tasks', (req, res) => {

@@ -41,6 +41,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
   .bar { display:inline-block; width:70px; height:7px; background:#e5e7eb; border-radius:4px; vertical-align:middle; margin-right:6px; }
   .bar i { display:block; height:100%; background:var(--acc); border-radius:4px; }
   .empty { padding:10px 12px; color:var(--mute); }
+  .keyed { color:#9ca3af; font-size:11px; margin-left:4px; }
 </style>
 </head>
 <body>
@@ -55,7 +56,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
   <div class="group">
     <select id="scenario" aria-label="scenario"></select>
     <select id="scope" aria-label="scope"><option value="">whole sandbox</option></select>
-    <button id="apply">Apply</button><button id="clear">Clear scenarios</button>
+    <button id="apply">Apply</button><button id="clear" title="Removes the scenarios of the chosen scope (magic keys keep theirs)">Clear</button>
   </div>
   <div class="group"><button id="reset" class="danger">Reset</button></div>
   <span id="scenarios"></span>
@@ -112,7 +113,9 @@ function showError(message) {
 
 function render(o) {
   $("clock").textContent = o.now.replace("T", " ").replace(".000Z", "Z") + " · " + o.clock;
-  $("scenarios").replaceChildren(...o.scenarios.map((s) => el("span", { class: "tag" }, s.name + (s.account_id ? " @" + s.account_id : "") + (s.key_id ? " @" + s.key_id : ""))));
+  const onKeys = o.scenarios.filter((s) => s.key_id);
+  $("scenarios").replaceChildren(...o.scenarios.filter((s) => !s.key_id).map((s) => el("span", { class: "tag" }, s.name + (s.account_id ? " @" + s.account_id : ""))),
+    ...(onKeys.length ? [el("span", { class: "keyed", title: onKeys.map((s) => s.name + " @" + s.key_id).join(", ") }, onKeys.length + " on keys")] : []));
   const scope = $("scope");
   if (scope.options.length !== o.accounts.length + 1) {
     scope.replaceChildren(el("option", { value: "" }, "whole sandbox"), ...o.accounts.map((a) => el("option", { value: a.id }, a.id)));
@@ -163,7 +166,7 @@ $("scenario").replaceChildren(...SCENARIOS.map((s) => el("option", { value: s.na
 for (const b of document.querySelectorAll("[data-advance]")) b.onclick = act(() => control("POST", "/clock", { advance: b.dataset.advance }));
 $("advance-go").onclick = act(() => control("POST", "/clock", { advance: $("advance").value.trim() || "0" }));
 $("apply").onclick = act(() => control("POST", "/scenarios", { name: $("scenario").value, account_id: $("scope").value || undefined }));
-$("clear").onclick = act(() => control("DELETE", "/scenarios"));
+$("clear").onclick = act(() => control("DELETE", "/scenarios?" + ($("scope").value ? "account_id=" + encodeURIComponent($("scope").value) : "scope=sandbox")));
 $("reset").onclick = act(() => (confirm("Reset the sandbox to its initial state?") ? control("POST", "/reset") : null));
 refresh();
 </script>
