@@ -2,6 +2,7 @@ import { MODELS } from '../model/models.js';
 import { nanoToUsd } from '../model/money.js';
 import type { Account, Agent, Task } from '../model/types.js';
 import { limitsOf } from '../rules/accounts.js';
+import { resultOf } from '../rules/tasks.js';
 import type { Plan } from '../model/plans.js';
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
@@ -34,7 +35,7 @@ export function taskView(task: Task) {
     priority: task.priority,
     model: task.model,
     status: task.status,
-    result: task.result,
+    result: resultOf(task),
     error: task.error,
     usage: {
       input_tokens: task.inputTokensCharged,

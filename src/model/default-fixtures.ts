@@ -33,6 +33,9 @@ export function magicKeys(): FixtureKey[] {
   }));
 }
 
+/** The word list of seeded task results (faker's en lorem words). */
+export const LOREM_WORDS: readonly string[] = sharedEn.rawDefinitions.lorem?.word ?? ['lorem', 'ipsum'];
+
 /** The seed a sandbox uses unless told otherwise. */
 export const DEFAULT_SEED = 1;
 export const DEFAULT_AGENT_COUNT = 24;

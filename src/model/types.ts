@@ -74,6 +74,7 @@ export interface Task {
   priority: Priority;
   model: ModelId;
   status: TaskStatus;
+  /** null until the task ends; a forced result; or undefined once completed: the seeded text, derived when shown. */
   result: unknown;
   error: TaskError | null;
   inputTokens: number;
