@@ -2,7 +2,8 @@
  * The inspector page in headless Chromium (Debian's `chromium`, driven by playwright-core).
  * Skipped when /usr/bin/chromium (or CHROMIUM_PATH) is missing, unless REQUIRE_CHROMIUM=1 (CI): then it fails.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import type { RunningServer } from '../src/sandbox.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SCREENSHOT = join(import.meta.dirname, '..', 'docs', 'inspector.png');
+// docs/inspector.png is rewritten only with UPDATE_SCREENSHOTS=1, so a test run leaves the work tree clean.
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '..', 'docs', 'inspector.png') : join(tmpdir(), `aws-inspector-${process.pid}.png`);
 
 describe.skipIf(!existsSync(CHROMIUM) && process.env.REQUIRE_CHROMIUM !== '1')('the inspector at /__sandbox/ (headless Chromium)', () => {
   let browser: Browser;
@@ -25,7 +27,6 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.REQUIRE_CHROMIUM !== '1')('
     sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual', now: '2026-11-22T09:30:00Z' });
     server = await sandbox.listen({ port: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
-    mkdirSync(join(import.meta.dirname, '..', 'docs'), { recursive: true });
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     await page.goto(`${server.url}/__sandbox/`);
     await page.locator('#live.on').waitFor({ timeout: 5000 });
@@ -53,6 +54,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.REQUIRE_CHROMIUM !== '1')('
     sandbox.clock.advance('1500ms');
     await expect.poll(() => page.locator('#tasks').innerText()).toContain('running');
     await page.screenshot({ path: SCREENSHOT });
+    expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
   });
 
   it('shows accounts with plan, balance, holds and the rate-limit window, keys with scopes', async () => {
