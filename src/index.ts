@@ -21,11 +21,11 @@ export interface Sandbox extends SandboxCore {
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const core = createSandboxCore(options);
-  return Object.assign(core, { handlers: createHandlers(core.handle, options.baseUrl) });
+  return Object.assign(core, { handlers: createHandlers(core.handle, options.baseUrl, options.handlers) });
 }
 
 export { createSandboxCore };
-export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
+export type { SandboxCore, SandboxOptions, FixtureSetName, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
 export { SandboxError } from './errors.js';
 export { ERRORS, ERROR_CODES, API_DOC_ERROR_CODES, ApiError, type ErrorCode } from './rules/errors.js';
 export { PLANS, PLAN_IDS, type Plan, type PlanId } from './model/plans.js';
@@ -36,9 +36,12 @@ export { SCENARIOS, SCENARIO_NAMES, API_SCENARIO_NAMES, type Scenario, type Scen
 export type { ScenarioScope } from './scenarios/active.js';
 export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
 export { parseFixtureSet, FixtureSetSchema, FixtureError, type FixtureSet } from './model/fixture-schema.js';
+export { FIXTURE_SET_NAMES } from './model/fixture-sets.js';
 export { SnapshotError, type StateSnapshot } from './model/state.js';
 export { TaskBodySchema } from './rules/task-body.js';
+export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
+export type { Overview, OverviewOptions } from './core/overview.js';
 export type { JournalEntry, RequestFilter } from './core/journal.js';
 export type { Clock, ClockMode } from './model/clock.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './webhooks/events.js';

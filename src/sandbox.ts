@@ -1,7 +1,9 @@
 import type { Faker } from '@faker-js/faker';
+import type { RequestHandler } from 'msw';
 import { createClock, type Clock, type ClockMode } from './model/clock.js';
 import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
 import { FixtureError, parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+import { bundledFixtureSet } from './model/fixture-sets.js';
 import { usdToNano } from './model/money.js';
 import { isPlanId, PLANS, type PlanId } from './model/plans.js';
 import { seededId, seededKey } from './model/random.js';
@@ -12,6 +14,7 @@ import { dropBeyondRetention, finish } from './rules/tasks.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
+import { overview, type Overview, type OverviewOptions } from './core/overview.js';
 import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, maskKeys, type JournalEntry, type RequestFilter } from './core/journal.js';
 import type { PlainRequest, PlainResponse } from './core/types.js';
 import { accountView, taskView } from './core/views.js';
@@ -25,11 +28,17 @@ import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
 /** A scenario to start with: a name, or a name with options and a scope. */
 export type ScenarioSpec = string | ({ name: string; options?: ScenarioOptions } & ScenarioScope);
 
+/** The fixture sets bundled with the library. */
+export type FixtureSetName = 'default' | 'marketplace' | 'empty';
+
 export interface SandboxOptions {
   /** Drives every random choice (catalog, keys, ids, tokens, timings). Default 1. */
   seed?: number;
-  /** A fixture set (validated); default: generated from the seed. */
-  fixtures?: FixtureSet | unknown;
+  /**
+   * A bundled set by name (`'default'` generated from the seed, `'marketplace'`, `'empty'`) or a fixture set object
+   * (validated). Default: `'default'`.
+   */
+  fixtures?: FixtureSetName | FixtureSet | unknown;
   /** The API's {base_url}, e.g. `https://api.example.com/api/v1`. Default: any origin + `/api/v1`. */
   baseUrl?: string;
   /** `real` (default) or `manual`: a manual clock moves only by `clock.advance` / `clock.set`. */
@@ -44,6 +53,12 @@ export interface SandboxOptions {
   anonymousRpm?: number;
   /** Task timings (queued, running range), in ms. */
   taskTimings?: Partial<TaskTimings>;
+  /**
+   * Your own msw handlers, for endpoints the API document does not show yet: a request under the base path that no
+   * route of the API matches goes to them after the key and rate checks, and their answers get the rate-limit headers
+   * and keep the error shape. Used by `sandbox.handlers` and by `listen()`.
+   */
+  handlers?: RequestHandler[];
   /** Webhooks: low-balance threshold, retries, endpoints registered from the start. */
   webhooks?: WebhookOptions;
   /**
@@ -66,6 +81,8 @@ export type AccountView = ReturnType<typeof accountView>;
 export type TaskView = ReturnType<typeof taskView>;
 
 export interface ListenOptions {
+  /** Your own msw handlers (default: the sandbox's `handlers` option). */
+  handlers?: RequestHandler[];
   port?: number;
   host?: string;
   /** Required on the control API when set (always required when host is not a loopback address). */
@@ -120,6 +137,8 @@ export interface SandboxCore {
   findRequests(filter?: RequestFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
+  /** One read of everything the inspector page shows (newest tasks and requests first). */
+  overview(options?: OverviewOptions): Overview;
   snapshot(): StateSnapshot;
   restore(snapshot: StateSnapshot | unknown): void;
   /** Starts the HTTP server of the CLI on this sandbox (Node only). */
@@ -138,7 +157,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new SandboxError(`seed must be an integer, got ${JSON.stringify(options.seed)}.`);
   const faker: Faker = createFaker();
-  const fixtures = options.fixtures === undefined ? generateDefaultFixtures(seed, faker) : parseFixtureSet(options.fixtures, 'given to createSandbox');
+  const fixtures = options.fixtures === undefined
+    ? generateDefaultFixtures(seed, faker)
+    : typeof options.fixtures === 'string'
+      ? bundledFixtureSet(options.fixtures, seed, faker)
+      : parseFixtureSet(options.fixtures, 'given to createSandbox');
   const basePath = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, '') : '/api/v1';
   const clockMode = options.clock ?? 'real';
   const start = options.now === undefined ? undefined : new Date(options.now).getTime();
@@ -335,6 +358,10 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     clearRequests() {
       engine.journal.clear();
     },
+    overview(overviewOptions) {
+      settle(engine);
+      return overview(engine, overviewOptions);
+    },
     snapshot() {
       settle(engine);
       return toSnapshot(engine.state, engine.seed, clock.now());
@@ -350,7 +377,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     async listen(listenOptions = {}) {
       const { listen } = await import('./server/listen.js');
-      return listen(sandbox, listenOptions);
+      return listen(sandbox, { handlers: options.handlers, ...listenOptions });
     },
     webhooks: hooks,
     seed,

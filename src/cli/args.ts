@@ -14,6 +14,7 @@ export interface CliConfig {
   scenarios: string[];
   fixtures: string | undefined;
   state: string | undefined;
+  handlers: string | undefined;
   controlToken: string | undefined;
   anonymousRpm: number | undefined;
   /** Webhook URLs registered for every fixture account whose plan has webhooks. */
@@ -37,8 +38,9 @@ Options (environment fallback in brackets):
       --seed N            seed of every random choice               [AGENT_WORK_SANDBOX_SEED]  (default 1)
       --clock MODE        real | manual (moves only through the control API)                   (default real)
       --scenario A,B      scenarios in force from the start (repeatable)
-      --fixtures FILE     a fixture set (JSON) instead of the generated default
+      --fixtures SET      a bundled set (default, marketplace, empty) or a fixture file (JSON)  (default default)
       --state FILE        load state from FILE at start, save it there at exit
+      --handlers FILE     a module exporting msw handlers (default export or \`handlers\`), served beside the API
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
       --webhook URL       send signed task events to URL for the Pro and Enterprise accounts (repeatable)
@@ -90,6 +92,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         scenario: { type: 'string', multiple: true },
         fixtures: { type: 'string' },
         state: { type: 'string' },
+        handlers: { type: 'string' },
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
         webhook: { type: 'string', multiple: true },
@@ -121,6 +124,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     scenarios: scenarioNames(v.scenario ?? []),
     fixtures: v.fixtures,
     state: v.state,
+    handlers: v.handlers,
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
     webhooks: (v.webhook ?? []).map(webhookUrl),

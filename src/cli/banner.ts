@@ -40,6 +40,8 @@ export function banner(sandbox: Sandbox, info: BannerInfo): string {
     '',
     `  Base URL     ${base}`,
     `  Control API  ${info.url}/__sandbox`,
+    `  Inspector    ${info.url}/__sandbox/${info.controlToken ? `?token=${info.controlToken}` : ''}`,
+    `  OpenAPI      ${info.url}/__sandbox/openapi.json`,
     `  Seed ${info.seed} · clock ${info.clock}${info.scenarios.length ? ` · scenarios ${info.scenarios.join(', ')}` : ''}${info.stateFile ? ` · state ${info.stateFile}` : ''}`,
   ];
   if (info.exposed) {

@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RequestHandler } from 'msw';
 import { version } from '../../package.json';
 import { createSandboxCore as createSandbox, type SandboxCore as Sandbox } from '../sandbox.js';
 import { generateDefaultFixtures } from '../model/default-fixtures.js';
+import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
+import { isFixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
 import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
+import { SnapshotError } from '../model/state.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 
@@ -18,6 +24,11 @@ export interface CliRun {
   server: SandboxServer;
   /** Stops the server, saves the state file if any. */
   stop(): Promise<void>;
+}
+
+/** `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. */
+function fixturesOption(value: string): string | FixtureSet {
+  return isFixtureSetName(value) ? value : parseFixtureSet(readFixtures(value), value);
 }
 
 /** Reads a fixture file (JSON); errors name the file. */
@@ -35,6 +46,21 @@ function readFixtures(path: string): unknown {
   }
 }
 
+/** `--handlers FILE`: a module whose default export (or `handlers` export) is an array of msw request handlers. */
+async function loadHandlers(path: string): Promise<RequestHandler[]> {
+  let mod: { default?: unknown; handlers?: unknown };
+  try {
+    mod = (await import(pathToFileURL(resolve(path)).href)) as typeof mod;
+  } catch (error) {
+    throw new UsageError(`Cannot load the handlers module ${path}: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(mod.handlers) ? mod.handlers : mod.default;
+  if (!Array.isArray(list) || !list.every((h) => h && typeof (h as { run?: unknown }).run === 'function')) {
+    throw new UsageError(`The handlers module ${path} must export an array of msw request handlers (export default [http.get(…), …] or export const handlers = […]).`);
+  }
+  return list as RequestHandler[];
+}
+
 /**
  * The CLI, with argv and output passed in so that it can be tested. Resolves with the running server for `serve`,
  * undefined for the commands that only print. Throws UsageError (and other errors) with a one-line message.
@@ -45,11 +71,13 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   if (config.command === 'version') return void io.stdout(`${version}\n`);
   if (config.command === 'fixtures-export') return void io.stdout(`${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
 
+  const handlers = config.handlers === undefined ? undefined : await loadHandlers(config.handlers);
   const sandbox = createSandbox({
+    handlers,
     seed: config.seed,
     clock: config.clock,
     scenarios: config.scenarios,
-    fixtures: config.fixtures === undefined ? undefined : readFixtures(config.fixtures),
+    fixtures: config.fixtures === undefined ? undefined : fixturesOption(config.fixtures),
     anonymousRpm: config.anonymousRpm,
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
@@ -58,11 +86,18 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     // Fail now, not at exit after a session's work: the state file must be writable.
     assertStateWritable(config.state);
     const saved = loadStateFile(config.state);
-    if (saved !== undefined) sandbox.restore(saved);
+    if (saved !== undefined) {
+      try {
+        sandbox.restore(saved);
+      } catch (error) {
+        if (!(error instanceof SnapshotError)) throw error;
+        throw new StateFileError(`The state file ${config.state} cannot be loaded: ${error.message.replace(/\n/g, '\n  ')}\nIt was left untouched; move it away, fix it, or pass another --state file.`);
+      }
+    }
   }
   let server: SandboxServer;
   try {
-    server = await listen(sandbox, { port: config.port, host: config.host, controlToken: config.controlToken });
+    server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port (0 picks a free one).`);

@@ -95,7 +95,14 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
 
     // 3. Route.
     const match = matchRoute(req.method, req.path);
-    if (!match) throw new ApiError('not_found', `No route for ${req.method} ${engine.basePath}${req.path}.`);
+    if (!match) {
+      const notFound = new ApiError('not_found', `No route for ${req.method} ${engine.basePath}${req.path}.`);
+      if (!req.passUnmatched) throw notFound;
+      // A door with handlers of its own answers instead; it records the final answer in the journal.
+      const response = finish(engine, req, errorReply(notFound), rate, caller, effects, now, false);
+      response.unmatched = { accountId: account.id, keyId: key.id, scopes: [...key.scopes], record: (status, code) => record(engine, req, status, code, caller, now) };
+      return response;
+    }
     account.usage.byEndpoint[match.route.endpoint] += 1;
 
     // 4. Scope.
@@ -150,7 +157,7 @@ function scenarioHeader(value: string | undefined): string[] {
 }
 
 /** The one place every answer passes: content type, the rate-limit headers, the journal. */
-function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState | undefined, caller: Caller, effects: Effects, now: number): PlainResponse {
+function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState | undefined, caller: Caller, effects: Effects, now: number, journal = true): PlainResponse {
   const r = rate ?? { limit: engine.anonymousRpm, remaining: engine.anonymousRpm, resetAt: now + WINDOW_MS };
   const headers: Record<string, string> = {
     'Content-Type': JSON_CONTENT_TYPE,
@@ -159,7 +166,7 @@ function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState
     'X-RateLimit-Reset': isoOf(r.resetAt),
   };
   if (reply.headers) Object.assign(headers, reply.headers);
-  record(engine, req, reply.status, reply.code ?? null, caller, now);
+  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now);
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
   if (effects.latencyMs) response.delayMs = effects.latencyMs;
   return response;

@@ -13,6 +13,20 @@ export interface PlainRequest {
   bodyTooLarge?: boolean;
   /** Who is calling, for the anonymous rate bucket (remote address in server mode). */
   clientId: string;
+  /**
+   * Set by a door with handlers of its own (`handlers` option): a request that passes the key and rate checks but
+   * matches no route is answered with `unmatched` set, so the door can try its handlers.
+   */
+  passUnmatched?: boolean;
+}
+
+/** The caller of a request no route matched, and how the door reports what it answered instead of the 404. */
+export interface Unmatched {
+  accountId: string;
+  keyId: string;
+  scopes: string[];
+  /** Records the final answer in the journal (call exactly once). */
+  record(status: number, code: string | null): void;
 }
 
 /** A response as the core returns it; the doors turn it into msw's Response or node's ServerResponse. */
@@ -24,4 +38,9 @@ export interface PlainResponse {
   networkError?: boolean;
   /** Real milliseconds to wait before answering (`latency`). */
   delayMs?: number;
+  /**
+   * With `passUnmatched`: no route matched. The response is the 404 the core would send, with the rate-limit
+   * headers; the door may answer otherwise and then calls `record`.
+   */
+  unmatched?: Unmatched;
 }

@@ -2,16 +2,17 @@
  * The msw door: msw request handlers over the request core. Every msw-specific call lives in this file, so that
  * supporting another msw major is a change here only.
  */
-import { delay, http, HttpResponse, type RequestHandler } from 'msw';
+import { delay, getResponse, http, HttpResponse, type RequestHandler } from 'msw';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
-import { ERRORS, errorBody } from '../rules/errors.js';
+import { ERRORS, errorBody, type ErrorCode } from '../rules/errors.js';
 
 export const IN_PROCESS_CLIENT = 'in-process';
 
 /**
- * Handlers for `{baseUrl}/*` (default: any origin, path `/api/v1/*`).
+ * Handlers for `{baseUrl}/*` (default: any origin, path `/api/v1/*`). With `userHandlers`, a request no route of the
+ * API matches goes to them after the key and rate checks (see `answerUnmatched`).
  */
-export function createHandlers(handle: (req: PlainRequest) => PlainResponse, baseUrl?: string): RequestHandler[] {
+export function createHandlers(handle: (req: PlainRequest) => PlainResponse, baseUrl?: string, userHandlers: readonly RequestHandler[] = []): RequestHandler[] {
   const base = baseUrl ? baseUrl.replace(/\/+$/, '') : undefined;
   const basePath = base ? new URL(base).pathname.replace(/\/+$/, '') : '/api/v1';
   const pattern = base ? `${base}/*` : `*${basePath}/*`;
@@ -29,14 +30,97 @@ export function createHandlers(handle: (req: PlainRequest) => PlainResponse, bas
           header: (name) => request.headers.get(name) ?? undefined,
           body,
           clientId: IN_PROCESS_CLIENT,
+          passUnmatched: userHandlers.length > 0,
         });
       } catch {
         // msw would answer a thrown error with its stack: answer in the error shape instead, like the node door.
         res = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: errorBody('internal_error', ERRORS.internal_error.message) };
       }
+      if (res.unmatched) res = await answerUnmatched(userHandlers, { url: request.url, method: request.method, headers: request.headers, body }, res);
       if (res.delayMs) await delay(res.delayMs);
       if (res.networkError) return HttpResponse.error();
       return new HttpResponse(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
     }),
   ];
+}
+
+/** Headers the door sets on a request it hands to user handlers (a client's own values are replaced). */
+export const CALLER_HEADERS = { account: 'x-sandbox-account-id', key: 'x-sandbox-key-id', scopes: 'x-sandbox-scopes' } as const;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Runs a user's msw handlers on a request the API's routes did not match (it already passed the key and rate
+ * checks). The caller is passed in `X-Sandbox-Account-Id`, `X-Sandbox-Key-Id` and `X-Sandbox-Scopes` (space-separated).
+ * The answer gets the rate-limit headers; an error answer (≥ 400) whose body is not the error shape is put into it, and
+ * a handler that throws answers 500 `internal_error`. No handler answering leaves the core's 404 `not_found`.
+ */
+export async function answerUnmatched(
+  handlers: readonly RequestHandler[],
+  request: { url: string; method: string; headers: Headers | Record<string, string | string[] | undefined>; body: string },
+  core: PlainResponse,
+  baseUrl?: string,
+): Promise<PlainResponse> {
+  const unmatched = core.unmatched!;
+  const rateHeaders = Object.fromEntries(Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')));
+  let answer: Response | undefined;
+  try {
+    const headers = new Headers();
+    for (const [name, value] of request.headers instanceof Headers ? request.headers : Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    headers.set(CALLER_HEADERS.account, unmatched.accountId);
+    headers.set(CALLER_HEADERS.key, unmatched.keyId);
+    headers.set(CALLER_HEADERS.scopes, unmatched.scopes.join(' '));
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : undefined });
+    answer = await getResponse([...handlers], forwarded, baseUrl ? { baseUrl } : undefined);
+  } catch {
+    return settled(unmatched, core, 500, errorBody('internal_error', ERRORS.internal_error.message), { 'Content-Type': JSON_TYPE, ...rateHeaders }, 'internal_error');
+  }
+  if (!answer) {
+    unmatched.record(core.status, 'not_found');
+    return { ...core, unmatched: undefined };
+  }
+  if (answer.type === 'error') {
+    unmatched.record(0, 'network_error');
+    return { status: 0, headers: {}, body: '', networkError: true };
+  }
+  const out: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!name.startsWith('x-ratelimit-')) out[name] = value;
+  });
+  let body = await answer.text();
+  let code: string | null = null;
+  if (answer.status >= 400) {
+    code = errorCodeOf(body);
+    if (code === null) {
+      const fallback = codeForStatus(answer.status);
+      body = errorBody(fallback, body.trim() === '' || body.length > 500 ? ERRORS[fallback].message : body.trim());
+      code = fallback;
+      delete out['content-type'];
+      out['Content-Type'] = JSON_TYPE;
+    }
+  }
+  return settled(unmatched, core, answer.status, body, { ...out, ...rateHeaders }, code);
+}
+
+function settled(unmatched: NonNullable<PlainResponse['unmatched']>, core: PlainResponse, status: number, body: string, headers: Record<string, string>, code: string | null): PlainResponse {
+  unmatched.record(status, code);
+  return { status, headers, body, delayMs: core.delayMs };
+}
+
+function errorCodeOf(body: string): string | null {
+  try {
+    const json = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+    return typeof json?.error?.code === 'string' && typeof json.error.message === 'string' ? json.error.code : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The catalogue's code for an HTTP status; otherwise `invalid_request` (4xx) or `internal_error` (5xx). */
+function codeForStatus(status: number): ErrorCode {
+  const known = (Object.keys(ERRORS) as ErrorCode[]).find((c) => ERRORS[c].status === status && c !== 'missing_api_key');
+  return known ?? (status < 500 ? 'invalid_request' : 'internal_error');
 }

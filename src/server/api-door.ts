@@ -2,12 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlainResponse } from '../core/types.js';
 import { MAX_BODY_BYTES } from '../rules/task-body.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { RequestHandler } from 'msw';
+
+const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
 
 /**
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
  * 1 MiB limit and the plain response written out.
  */
-export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () => boolean = () => false) {
+export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () => boolean = () => false, handlers: readonly RequestHandler[] = []) {
+  // msw is loaded only for a server with handlers of the user's own (it would add to every cold start).
+  const userDoor = handlers.length > 0 ? import('../http/handlers.js') : undefined;
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -23,10 +28,22 @@ export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () 
           body,
           bodyTooLarge,
           clientId: req.socket.remoteAddress ?? 'unknown',
+          passUnmatched: handlers.length > 0,
         });
       } catch {
-        out = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
+        out = INTERNAL_ERROR;
       }
+      if (out.unmatched) {
+        const origin = `http://${req.headers.host ?? 'localhost'}`;
+        const core = out;
+        userDoor!
+          .then(({ answerUnmatched }) => answerUnmatched(handlers, { url: new URL(url, origin).href, method: req.method ?? 'GET', headers: req.headers, body }, core, origin))
+          .then(send, () => send(INTERNAL_ERROR));
+      } else {
+        send(out);
+      }
+    };
+    const send = (out: PlainResponse) => {
       if (out.delayMs) setTimeout(() => write(req, res, out, isClosing()), out.delayMs);
       else write(req, res, out, isClosing());
     };

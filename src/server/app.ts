@@ -21,7 +21,7 @@ export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken
   app.disable('etag');
   app.use('/__sandbox', rejectCrossOrigin, ...(loopback ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
   app.get('/', (_req, res) => {
-    res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox' });
+    res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
   });
   app.use((req, res) => {
     res.status(404).type('application/json; charset=utf-8').send(errorBody('not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`));

@@ -8,6 +8,9 @@ import { ScenarioError } from '../scenarios/active.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
+import { createOpenApiDocument } from '../core/openapi.js';
+import { SCENARIOS } from '../scenarios/catalog.js';
+import { INSPECTOR_PAGE } from './inspector-page.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import type { RequestFilter } from '../core/journal.js';
 
@@ -28,6 +31,17 @@ function object(body: unknown): Record<string, unknown> {
  */
 export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
   const router = express.Router();
+  // The API description holds no secret: served without the control token, so a code generator can fetch it.
+  const openApi = new Map<string, string>();
+  router.get('/openapi.json', (req, res) => {
+    const serverUrl = `${req.protocol}://${req.get('host') ?? 'localhost'}${sandbox.basePath}`;
+    let text = openApi.get(serverUrl);
+    if (text === undefined) {
+      text = JSON.stringify(createOpenApiDocument({ serverUrl, basePath: sandbox.basePath }), null, 2);
+      if (openApi.size < 16) openApi.set(serverUrl, text);
+    }
+    res.type('application/json; charset=utf-8').send(text);
+  });
   router.use((req, res, next) => {
     if (controlToken === undefined) return next();
     const given = req.get('x-sandbox-token') ?? (typeof req.query.token === 'string' ? req.query.token : '');
@@ -38,6 +52,15 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   });
   router.use(express.json({ limit: CONTROL_BODY_LIMIT, strict: false }));
 
+  const page = INSPECTOR_PAGE.replace('__SCENARIOS__', JSON.stringify(SCENARIOS.map((sc) => ({ name: sc.name, description: sc.description }))).replace(/</g, '\\u003c'));
+  router.get('/', (_req, res) => {
+    res.set('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    res.type('text/html; charset=utf-8').send(page);
+  });
+  router.get('/overview', (req, res) => {
+    const n = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : undefined);
+    res.json(sandbox.overview({ tasks: n(req.query.tasks), requests: n(req.query.requests) }));
+  });
   router.get('/accounts', (_req, res) => {
     res.json({ data: sandbox.accounts.list() });
   });
@@ -81,7 +104,8 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.delete('/scenarios', (req, res) => {
     const accountId = typeof req.query.account_id === 'string' ? req.query.account_id : undefined;
     const keyId = typeof req.query.key_id === 'string' ? req.query.key_id : undefined;
-    sandbox.clearScenarios(accountId || keyId ? { accountId, keyId } : undefined);
+    // `?scope=sandbox` removes only the sandbox-wide ones (the inspector's Clear keeps magic keys and account scopes).
+    sandbox.clearScenarios(accountId || keyId ? { accountId, keyId } : req.query.scope === 'sandbox' ? {} : undefined);
     res.status(204).end();
   });
   router.get('/tasks', (req, res) => {

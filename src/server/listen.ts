@@ -37,7 +37,7 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
   const basePath = sandbox.basePath;
   let closing = false;
   const inFlight = new Map<Socket, number>();
-  const apiDoor = createApiDoor(sandbox, basePath, () => closing);
+  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers);
 
   // Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
   // start-up time, and the API's hot path does not use it.

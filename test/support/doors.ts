@@ -39,8 +39,24 @@ export function keyOf(sandbox: Sandbox, label = 'admin', accountId = 'acc_demo')
   return found.key;
 }
 
+/**
+ * With `SANDBOX_CONTRACT=1`, every answer of every door is checked against the OpenAPI document (see contract.ts),
+ * except on doors with handlers of the user's own (endpoints the document does not describe).
+ */
+const CONTRACT = process.env.SANDBOX_CONTRACT === '1';
+
 /** A `call` function on a base URL (real `fetch`). */
-export function makeCall(baseUrl: string): Call {
+export function makeCall(baseUrl: string, options: SandboxOptions = {}): Call {
+  const call = plainCall(baseUrl);
+  if (!CONTRACT || options.handlers) return call;
+  return async (method, path, options) => {
+    const answer = await call(method, path, options);
+    (await import('./contract.js')).checkAnswer(method, path, answer);
+    return answer;
+  };
+}
+
+function plainCall(baseUrl: string): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key !== undefined && headers.Authorization === undefined) headers.Authorization = `Bearer ${options.key}`;
@@ -68,7 +84,7 @@ export function inProcess(options: SandboxOptions = {}): Door {
   const sandbox = createSandbox(options);
   const server = setupServer(...sandbox.handlers);
   server.listen({ onUnhandledRequest: 'error' });
-  return { name: 'in-process', sandbox, baseUrl: IN_PROCESS_BASE, call: makeCall(IN_PROCESS_BASE), close: async () => server.close() };
+  return { name: 'in-process', sandbox, baseUrl: IN_PROCESS_BASE, call: makeCall(IN_PROCESS_BASE, options), close: async () => server.close() };
 }
 
 /** The sandbox's node server on 127.0.0.1, port 0. */
@@ -76,7 +92,7 @@ export async function overSocket(options: SandboxOptions = {}): Promise<Door> {
   const sandbox = createSandbox(options);
   const running = await sandbox.listen({ port: 0 });
   const baseUrl = `${running.url}${sandbox.basePath}`;
-  return { name: 'socket', sandbox, baseUrl, call: makeCall(baseUrl), close: () => running.close() };
+  return { name: 'socket', sandbox, baseUrl, call: makeCall(baseUrl, options), close: () => running.close() };
 }
 
 export const DOORS = [

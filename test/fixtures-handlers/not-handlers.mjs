@@ -1,0 +1,2 @@
+// Not a handlers module: --handlers refuses it.
+export default { hello: 'world' };
