@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker';
 import { createClock, type Clock, type ClockMode } from './model/clock.js';
 import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
-import { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+import { FixtureError, parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
 import { usdToNano } from './model/money.js';
 import { isPlanId, PLANS, type PlanId } from './model/plans.js';
 import { seededId, seededKey } from './model/random.js';
@@ -12,13 +12,15 @@ import { dropBeyondRetention, finish } from './rules/tasks.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
-import { Journal, DEFAULT_JOURNAL_SIZE, maskKeys, type JournalEntry } from './core/journal.js';
+import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, maskKeys, type JournalEntry, type RequestFilter } from './core/journal.js';
 import type { PlainRequest, PlainResponse } from './core/types.js';
 import { accountView, taskView } from './core/views.js';
 import { ActiveScenarios, type ScenarioScope } from './scenarios/active.js';
-import type { ScenarioOptions } from './scenarios/catalog.js';
+import { findScenario, SCENARIO_NAMES, type ScenarioOptions } from './scenarios/catalog.js';
 import { SandboxError } from './errors.js';
 import type { TaskError } from './model/types.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
 
 /** A scenario to start with: a name, or a name with options and a scope. */
 export type ScenarioSpec = string | ({ name: string; options?: ScenarioOptions } & ScenarioScope);
@@ -42,6 +44,8 @@ export interface SandboxOptions {
   anonymousRpm?: number;
   /** Task timings (queued, running range), in ms. */
   taskTimings?: Partial<TaskTimings>;
+  /** Webhooks: low-balance threshold, retries, endpoints registered from the start. */
+  webhooks?: WebhookOptions;
   /**
    * How many finished (completed or failed) tasks are kept. Beyond it the tasks that finished first are dropped and
    * read 404, so a long-running sandbox does not grow without end. Default 10,000; `Infinity` keeps all.
@@ -91,7 +95,8 @@ export interface SandboxCore {
   readonly keys: {
     create(input: { accountId?: string; scopes: Scope[]; label?: string }): CreatedKey;
     revoke(idOrKey: string): void;
-    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string })[];
+    /** Every key (of one account), with the scenarios scoped to it (a magic key's scenario, `useScenario({ keyId })`). */
+    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string; scenarios: string[] })[];
   };
   readonly accounts: {
     list(): AccountView[];
@@ -108,12 +113,19 @@ export interface SandboxCore {
   };
   /** The journal of handled requests (bounded), newest last. */
   readonly requests: JournalEntry[];
+  /**
+   * The journal entries that match every given field, newest last.
+   * @example sandbox.findRequests({ method: 'POST', path: '/ext/tasks', status: 402 })
+   */
+  findRequests(filter?: RequestFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
   snapshot(): StateSnapshot;
   restore(snapshot: StateSnapshot | unknown): void;
   /** Starts the HTTP server of the CLI on this sandbox (Node only). */
   listen(options?: ListenOptions): Promise<RunningServer>;
+  /** Signed task events (Standard Webhooks 1.0) for Pro and Enterprise accounts: endpoints, deliveries, replay. */
+  readonly webhooks: SandboxWebhooks;
   readonly seed: number;
   readonly baseUrl: string | undefined;
   readonly basePath: string;
@@ -132,7 +144,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const start = options.now === undefined ? undefined : new Date(options.now).getTime();
 
   let engine: Engine;
-  const clock = createClock(clockMode, start, () => settle(engine));
+  let webhooks: WebhookDispatcher | undefined;
+  const clock = createClock(clockMode, start, () => {
+    settle(engine);
+    webhooks?.clockMoved();
+  });
   const initialNow = clock.now();
   const initial = toSnapshot(stateFromFixtures(fixtures, initialNow, periodBounds(initialNow)), seed, initialNow);
   const timings: TaskTimings = { ...DEFAULT_TASK_TIMINGS, ...options.taskTimings };
@@ -155,8 +171,23 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     pageCache: { version: -1, pages: new Map() },
     requestSeq: 0,
   };
+  const hooks = new WebhookDispatcher(engine, () => settle(engine), options.webhooks);
+  webhooks = hooks;
+  engine.onTaskEvent = (event) => hooks.onTaskEvent(event);
+
+  // Fixture accounts and keys set up for a scenario (magic keys): checked once here, applied at start and on reset.
+  const fixtureScenarios: { name: string; scope: ScenarioScope }[] = [];
+  const collect = (value: string | string[] | undefined, where: string, scope: ScenarioScope) => {
+    for (const name of value === undefined ? [] : typeof value === 'string' ? [value] : value) {
+      if (!findScenario(name)) throw new FixtureError(`Invalid fixture set:\n  at ${where}.scenario: unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`);
+      fixtureScenarios.push({ name, scope });
+    }
+  };
+  fixtures.accounts.forEach((a, i) => collect(a.scenario, `accounts[${i}]`, { accountId: a.id }));
+  fixtures.keys.forEach((k, i) => collect(k.scenario, `keys[${i}]`, { keyId: k.id }));
 
   const applyInitialScenarios = () => {
+    for (const s of fixtureScenarios) engine.scenarios.add(s.name, {}, s.scope);
     for (const spec of options.scenarios ?? []) {
       if (typeof spec === 'string') engine.scenarios.add(spec);
       else engine.scenarios.add(spec.name, spec.options, { accountId: spec.accountId, keyId: spec.keyId });
@@ -184,6 +215,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     if (!Array.isArray(input.scopes) || input.scopes.length === 0 || !input.scopes.every(isScope)) {
       throw new SandboxError(`scopes must be a non-empty list of: read:agents, write:agents, read:tasks, write:tasks, read:usage, read:analytics, admin.`);
     }
+    if (input.label !== undefined && typeof input.label !== 'string') throw new SandboxError(`label must be a string; got ${JSON.stringify(input.label)}.`);
     const plan = PLANS[owner.plan];
     const live = [...state().keysById.values()].filter((k) => k.accountId === owner.id && !k.revoked).length;
     if (plan.maxKeys !== null && live >= plan.maxKeys) {
@@ -205,6 +237,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       engine.scenarios.clear();
       engine.requestSeq = 0;
       applyInitialScenarios();
+      hooks.reset();
     },
     useScenario(name, opts = {}) {
       const { accountId, keyId, ...scenarioOptions } = opts;
@@ -223,7 +256,10 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         k.revoked = true;
       },
       list(accountId) {
-        return [...state().keysById.values()].filter((k) => accountId === undefined || k.accountId === accountId).map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label }));
+        const active = engine.scenarios.all();
+        return [...state().keysById.values()]
+          .filter((k) => accountId === undefined || k.accountId === accountId)
+          .map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label, scenarios: active.filter((s) => s.scope.keyId === k.id).map((s) => s.name) }));
       },
     },
     accounts: {
@@ -234,6 +270,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         return a ? accountView(a) : undefined;
       },
       update(id, patch) {
+        settle(engine);
         const a = account(id);
         if (patch.plan !== undefined && !isPlanId(patch.plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(patch.plan)}.`);
         if (patch.balanceUsd !== undefined && !(typeof patch.balanceUsd === 'number' && Number.isFinite(patch.balanceUsd) && patch.balanceUsd >= 0)) {
@@ -244,17 +281,20 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
           if (value !== null && !(Number.isInteger(value) && (value as number) > 0)) throw new SandboxError(`limits.${name} must be a positive integer or null; got ${JSON.stringify(value)}.`);
         }
         if (patch.plan !== undefined) a.plan = patch.plan;
+        const previousNano = a.balanceNano;
         if (patch.balanceUsd !== undefined) a.balanceNano = usdToNano(patch.balanceUsd);
         for (const [name, value] of Object.entries(patch.limits ?? {}) as ['rpm' | 'tpm', number | null][]) {
           if (value === null) delete a.limits[name];
           else a.limits[name] = value;
         }
+        hooks.balanceSet(a.id, previousNano);
         return accountView(a);
       },
       create(input = {}) {
         const plan = input.plan ?? 'pro';
         if (!isPlanId(plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(input.plan)}.`);
         if (input.balanceUsd !== undefined && !(Number.isFinite(input.balanceUsd) && input.balanceUsd >= 0)) throw new SandboxError(`balance_usd must be a number ≥ 0.`);
+        if (input.name !== undefined && typeof input.name !== 'string') throw new SandboxError(`name must be a string; got ${JSON.stringify(input.name)}.`);
         const n = ++state().counters.account;
         const id = seededId('acc', seed, `account:${n}`);
         const now = clock.now();
@@ -289,6 +329,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     get requests() {
       return engine.journal.list();
     },
+    findRequests(filter = {}) {
+      return engine.journal.list().filter((e) => matchesFilter(e, filter, basePath));
+    },
     clearRequests() {
       engine.journal.clear();
     },
@@ -309,6 +352,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       const { listen } = await import('./server/listen.js');
       return listen(sandbox, listenOptions);
     },
+    webhooks: hooks,
     seed,
     baseUrl: options.baseUrl,
     basePath,

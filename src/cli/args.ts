@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ClockMode } from '../model/clock.js';
+import { findScenario, SCENARIO_NAMES } from '../scenarios/catalog.js';
 
 export const DEFAULT_PORT = 4747;
 export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
@@ -15,6 +16,8 @@ export interface CliConfig {
   state: string | undefined;
   controlToken: string | undefined;
   anonymousRpm: number | undefined;
+  /** Webhook URLs registered for every fixture account whose plan has webhooks. */
+  webhooks: string[];
   taskRetention: number | undefined;
   quiet: boolean;
 }
@@ -38,17 +41,37 @@ Options (environment fallback in brackets):
       --state FILE        load state from FILE at start, save it there at exit
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
+      --webhook URL       send signed task events to URL for the Pro and Enterprise accounts (repeatable)
       --task-retention N  finished tasks kept; the oldest beyond N are dropped (read 404)     (default 10000)
   -q, --quiet             print only the base URL
   -h, --help              show this help
   -v, --version           show the version
 `;
 
+function scenarioNames(values: string[]): string[] {
+  const names = values.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!findScenario(name)) throw new UsageError(`--scenario: unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
+  }
+  return names;
+}
+
 function int(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const n = /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${raw}".`);
   return n;
+}
+
+function webhookUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
+  return url.href;
 }
 
 /** argv (without node and the script) and the environment → the configuration. Throws UsageError on bad input. */
@@ -69,6 +92,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         state: { type: 'string' },
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
+        webhook: { type: 'string', multiple: true },
         'task-retention': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
@@ -94,11 +118,12 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     host: v.host ?? env[`${ENV_PREFIX}HOST`] ?? '127.0.0.1',
     seed: int('seed', v.seed ?? env[`${ENV_PREFIX}SEED`], 1, -(2 ** 31), 2 ** 31 - 1),
     clock,
-    scenarios: (v.scenario ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    scenarios: scenarioNames(v.scenario ?? []),
     fixtures: v.fixtures,
     state: v.state,
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
+    webhooks: (v.webhook ?? []).map(webhookUrl),
     taskRetention: v['task-retention'] === undefined ? undefined : int('task-retention', v['task-retention'], 10_000, 0, 1_000_000_000),
     quiet: v.quiet ?? false,
   };

@@ -51,6 +51,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     scenarios: config.scenarios,
     fixtures: config.fixtures === undefined ? undefined : readFixtures(config.fixtures),
     anonymousRpm: config.anonymousRpm,
+    webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
   });
   if (config.state) {

@@ -36,7 +36,15 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   let effects: Effects = NO_EFFECTS;
   let reply: Reply;
   try {
-    const fromHeader = scenarioHeader(req.header('x-sandbox-scenario'));
+    // An unknown X-Sandbox-Scenario name is a 400 answered after the key and rate checks: the request still counts.
+    let headerError: ApiError | undefined;
+    let fromHeader: string[] = [];
+    try {
+      fromHeader = scenarioHeader(req.header('x-sandbox-scenario'));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      headerError = error;
+    }
 
     // 1. Key: read it, look it up (O(1)), resolve the scenarios that apply to it.
     let keyError: ApiError | undefined;
@@ -69,6 +77,8 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     }
     caller.key = key;
     caller.account = account;
+    // Moves that fell due first (O(1) when none did), so that a charge lands in the period it belongs to.
+    settleDue(engine, now);
     syncPeriod(account, now);
     const plan = effects.plan ? PLANS[effects.plan] : PLANS[account.plan];
 
@@ -81,6 +91,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
       : takeRequest(bucket, rpm);
     if (!rate.admitted) throw rateLimited(rate, now);
     account.usage.requests += 1;
+    if (headerError) throw headerError;
 
     // 3. Route.
     const match = matchRoute(req.method, req.path);
@@ -145,13 +156,24 @@ function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState
     'Content-Type': JSON_CONTENT_TYPE,
     'X-RateLimit-Limit': String(r.limit),
     'X-RateLimit-Remaining': String(r.remaining),
-    'X-RateLimit-Reset': new Date(r.resetAt).toISOString(),
-    ...reply.headers,
+    'X-RateLimit-Reset': isoOf(r.resetAt),
   };
+  if (reply.headers) Object.assign(headers, reply.headers);
   record(engine, req, reply.status, reply.code ?? null, caller, now);
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
   if (effects.latencyMs) response.delayMs = effects.latencyMs;
   return response;
+}
+
+// The window's end changes once a minute: format it once, not per request (the profile's top core cost).
+let lastResetAt = NaN;
+let lastResetIso = '';
+function isoOf(resetAt: number): string {
+  if (resetAt !== lastResetAt) {
+    lastResetIso = new Date(resetAt).toISOString();
+    lastResetAt = resetAt;
+  }
+  return lastResetIso;
 }
 
 function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {

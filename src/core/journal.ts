@@ -53,7 +53,8 @@ export class Journal {
   record(entry: Omit<RawEntry, 'seq'>): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
-    this.ring[this.next] = { seq: this.seq, ...entry };
+    const e = entry;
+    this.ring[this.next] = { seq: this.seq, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios };
     this.next = (this.next + 1) % this.capacity;
   }
 
@@ -72,4 +73,40 @@ export class Journal {
     this.next = 0;
     this.seq = 0;
   }
+}
+
+/** Which journal entries to keep: every given field must match. */
+export interface RequestFilter {
+  /** `GET`, `POST`… (case-insensitive). */
+  method?: string;
+  /**
+   * The path without its query, with or without the base path (`/ext/tasks` or `/api/v1/ext/tasks`); a trailing `*`
+   * matches a prefix (`/ext/tasks/*`); a RegExp is tested on the full path with its query.
+   */
+  path?: string | RegExp;
+  status?: number;
+  /** `error.code`; `null` keeps the answers that are not errors. */
+  code?: string | null;
+  keyId?: string;
+  accountId?: string;
+  /** A scenario that was in force for the request. */
+  scenario?: string;
+}
+
+/** Whether a journal entry matches a filter (`basePath` lets paths be given with or without it). */
+export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePath: string): boolean {
+  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false;
+  if (filter.status !== undefined && entry.status !== filter.status) return false;
+  if (filter.code !== undefined && entry.code !== filter.code) return false;
+  if (filter.keyId !== undefined && entry.keyId !== filter.keyId) return false;
+  if (filter.accountId !== undefined && entry.accountId !== filter.accountId) return false;
+  if (filter.scenario !== undefined && !entry.scenarios.includes(filter.scenario)) return false;
+  if (filter.path !== undefined) {
+    if (filter.path instanceof RegExp) return filter.path.test(entry.path);
+    const q = entry.path.indexOf('?');
+    const path = q === -1 ? entry.path : entry.path.slice(0, q);
+    const wanted = filter.path.startsWith(basePath + '/') ? filter.path : basePath + filter.path;
+    return wanted.endsWith('*') ? path.startsWith(wanted.slice(0, -1)) : path === wanted;
+  }
+  return true;
 }

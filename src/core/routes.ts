@@ -59,7 +59,8 @@ function listAgents({ engine, req, effects }: RouteContext): Reply {
     cache.version = state.catalogVersion;
     cache.pages.clear();
   }
-  const cacheKey = `${limit}:${rawCursor ?? ''}`;
+  // No colon without a cursor, so no cursor value (not even an empty one) can hit the first page's entry.
+  const cacheKey = rawCursor === null ? String(limit) : `${limit}:${rawCursor}`;
   const cached = cache.pages.get(cacheKey);
   if (cached !== undefined) return { status: 200, body: cached };
   const start = rawCursor === null ? 0 : state.agentIndex.get(decodeCursor(rawCursor, (id) => state.agentIndex.has(id)))! + 1;
@@ -96,7 +97,8 @@ function createTaskRoute({ engine, req, account, plan, effects, now }: RouteCont
   const body = parseTaskBody(req.body);
   const { state } = engine;
   const storeKey = idemKey === undefined ? undefined : `${account.id}\n${idemKey}`;
-  const bodyHash = hash53(req.body);
+  // "Same body" means the same task fields: key order, whitespace and ignored fields do not make a body different.
+  const bodyHash = hash53(JSON.stringify([body.agent_id, body.description, body.priority ?? null, body.model ?? null]));
   if (storeKey !== undefined) {
     const seen = state.idempotency.get(storeKey);
     if (seen && now - seen.at < IDEMPOTENCY_TTL_MS) {

@@ -36,6 +36,17 @@ export function parseInstant(to: Date | string | number): number {
   return value;
 }
 
+/** The clock stays within 1970–9998, so every time it yields (period ends included) is a plain ISO 8601 UTC timestamp. */
+export const CLOCK_MIN = 0;
+export const CLOCK_MAX = Date.parse('9998-12-31T23:59:59.999Z');
+
+function inRange(target: number, asked: unknown): number {
+  if (!(target >= CLOCK_MIN && target <= CLOCK_MAX)) {
+    throw new ClockError(`Cannot move the clock to ${JSON.stringify(asked)}: it must stay between 1970-01-01 and 9998-12-31 (UTC).`);
+  }
+  return target;
+}
+
 /**
  * Creates a clock. `onChange` runs after every `advance`/`set`, so the sandbox can settle what fell due.
  */
@@ -48,13 +59,14 @@ export function createClock(mode: ClockMode, start: number | undefined, onChange
     now,
     advance(by) {
       const delta = parseDuration(by);
+      inRange(now() + delta, by);
       if (mode === 'manual') manualNow += delta;
       else offset += delta;
       onChange();
       return now();
     },
     set(to) {
-      const target = parseInstant(to);
+      const target = inRange(parseInstant(to), to);
       if (mode === 'manual') manualNow = target;
       else offset = target - Date.now();
       onChange();

@@ -5,6 +5,34 @@ import { MODEL_IDS, type ModelId } from './models.js';
 import { seededId, seededKey } from './random.js';
 import { SCOPES } from './scopes.js';
 
+/**
+ * The scenarios that have a magic key in the default fixtures, in catalogue order (a test checks it against the
+ * catalogue; `model/` cannot import `scenarios/`).
+ */
+export const MAGIC_KEY_SCENARIOS = [
+  'out-of-credits', 'rate-limited', 'revoked-key', 'read-only-key', 'free-plan', 'slow-tasks', 'failing-tasks',
+  'latency', 'server-error', 'unavailable', 'network-error', 'empty-catalog',
+] as const;
+
+export const MAGIC_ACCOUNT = 'acc_magic';
+
+/** The fixed value of a magic key: the same for every seed, so a client can hard-code it (`ak_magic_rate_limited`). */
+export function magicKey(scenario: string): string {
+  return `ak_magic_${scenario.replaceAll('-', '_')}`;
+}
+
+/** The magic keys: an admin key per scenario on an Enterprise account, labelled `magic:<scenario>`. */
+export function magicKeys(): FixtureKey[] {
+  return MAGIC_KEY_SCENARIOS.map((scenario) => ({
+    id: `key_magic_${scenario.replaceAll('-', '_')}`,
+    key: magicKey(scenario),
+    account_id: MAGIC_ACCOUNT,
+    scopes: ['admin'],
+    label: `magic:${scenario}`,
+    scenario,
+  }));
+}
+
 /** The seed a sandbox uses unless told otherwise. */
 export const DEFAULT_SEED = 1;
 export const DEFAULT_AGENT_COUNT = 24;
@@ -66,12 +94,13 @@ export function generateDefaultFixtures(seed: number, faker: Faker = createFaker
   });
   return {
     name: 'default',
-    description: `Generated from seed ${seed}: one account per plan, an admin key and one key per scope on the Pro account, ${agentCount} agents.`,
+    description: `Generated from seed ${seed}: one account per plan, an admin key and one key per scope on the Pro account, magic keys (one per scenario) on ${MAGIC_ACCOUNT}, ${agentCount} agents.`,
     accounts: [
       { id: 'acc_demo', name: 'Demo Workspace (Pro)', plan: 'pro' },
       { id: 'acc_free', name: 'Free Tier Co', plan: 'free' },
       { id: 'acc_starter', name: 'Starter Studio', plan: 'starter' },
       { id: 'acc_enterprise', name: 'Enterprise Corp', plan: 'enterprise' },
+      { id: MAGIC_ACCOUNT, name: 'Magic Keys (Enterprise)', plan: 'enterprise' },
     ],
     keys: [
       key('acc_demo', 'admin', ['admin']),
@@ -79,6 +108,7 @@ export function generateDefaultFixtures(seed: number, faker: Faker = createFaker
       key('acc_free', 'admin', ['admin']),
       key('acc_starter', 'admin', ['admin']),
       key('acc_enterprise', 'admin', ['admin']),
+      ...magicKeys(),
     ],
     agents,
   };

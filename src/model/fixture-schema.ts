@@ -3,6 +3,12 @@ import { MODEL_IDS } from './models.js';
 import { PLAN_IDS } from './plans.js';
 import { SCOPES } from './scopes.js';
 
+/**
+ * Scenarios a fixture account or key is set up for (one name or a list): applied to it, and only to it, when the
+ * sandbox starts and again on `reset()`. The names are checked against the scenario catalogue by the sandbox.
+ */
+export const FixtureScenarioSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
 /** A fixture set: the demo data a sandbox starts from (JSON, snake_case, USD). */
 export const FixtureAccountSchema = z.strictObject({
   id: z.string().regex(/^acc_[A-Za-z0-9_-]+$/, 'must look like acc_<id>'),
@@ -11,6 +17,7 @@ export const FixtureAccountSchema = z.strictObject({
   /** Defaults to the plan's monthly credits. */
   balance_usd: z.number().nonnegative().optional(),
   limits: z.strictObject({ rpm: z.number().int().positive().optional(), tpm: z.number().int().positive().optional() }).optional(),
+  scenario: FixtureScenarioSchema.optional(),
 });
 
 export const FixtureKeySchema = z.strictObject({
@@ -20,6 +27,8 @@ export const FixtureKeySchema = z.strictObject({
   scopes: z.array(z.enum(SCOPES)).min(1),
   label: z.string().optional(),
   revoked: z.boolean().optional(),
+  /** A magic key: every request with it runs under this scenario (or these). */
+  scenario: FixtureScenarioSchema.optional(),
 });
 
 export const FixtureAgentSchema = z.strictObject({

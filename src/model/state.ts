@@ -1,6 +1,7 @@
 import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
 import { MinHeap } from './heap.js';
+import { StateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
 import type { Scope } from './scopes.js';
@@ -70,10 +71,13 @@ export function addKey(state: State, key: ApiKey): void {
   state.keysById.set(key.id, key);
 }
 
+// Versions are unique across states, so a page cached for one state is never served for a restored or reset one.
+let catalogVersions = 0;
+
 export function setAgents(state: State, agents: Agent[]): void {
   state.agents = agents;
   state.agentIndex = new Map(agents.map((a, i) => [a.id, i]));
-  state.catalogVersion += 1;
+  state.catalogVersion = ++catalogVersions;
 }
 
 function emptyState(): State {
@@ -178,6 +182,11 @@ export function fromSnapshot(input: unknown): State {
   const lists = ['accounts', 'keys', 'agents', 'tasks', 'buckets', 'anonymous', 'idempotency'] as const;
   for (const field of lists) {
     if (!Array.isArray(snap[field])) throw new SnapshotError(`Invalid state snapshot: "${field}" must be an array.`);
+  }
+  const checked = StateSnapshotSchema.safeParse(snap);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new SnapshotError(`Invalid state snapshot: "${issue.path.join('.')}" ${issue.message}.`);
   }
   const copy = JSON.parse(JSON.stringify(snap)) as StateSnapshot;
   const state = emptyState();

@@ -9,8 +9,9 @@ export function limitsOf(account: Account, plan: Plan = PLANS[account.plan]): { 
 }
 
 /**
- * Rolls the account into the period that holds `t`: each period crossed grants the plan's monthly credits and
- * starts the period's figures from zero.
+ * Rolls the account into the period that holds `t`: each period crossed grants the plan's monthly credits (added to
+ * the balance) and starts the period's figures from zero. Unfinished tasks carry over: they end, and are charged, in
+ * the new period.
  */
 export function syncPeriod(account: Account, t: number): void {
   if (t < account.periodEnd) return;
@@ -21,5 +22,8 @@ export function syncPeriod(account: Account, t: number): void {
     account.periodEnd = next.end;
     account.balanceNano += credits;
   }
+  const carried = account.usage.tasks;
   account.usage = emptyUsage();
+  account.usage.tasks.queued = carried.queued;
+  account.usage.tasks.running = carried.running;
 }

@@ -29,6 +29,13 @@ export interface Effects {
   failTasks?: boolean;
   /** The catalog is empty: no agent is listed or found. */
   emptyCatalog?: boolean;
+  /** Webhook first attempts wait this many sandbox ms (plus seeded jitter up to `webhookDelayJitterMs`). */
+  webhookDelayMs?: number;
+  webhookDelayJitterMs?: number;
+  /** Every successful webhook delivery is sent a second time (same `webhook-id`). */
+  webhookDuplicates?: boolean;
+  /** Webhooks are signed with a key that is not the endpoint's secret. */
+  webhookBadSignature?: boolean;
 }
 
 export const NO_EFFECTS: Readonly<Effects> = Object.freeze({});

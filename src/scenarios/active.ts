@@ -25,6 +25,29 @@ export function assertScenario(name: string): void {
   }
 }
 
+/** The limits of each option: a number in [min, max]. */
+const OPTION_RANGES: Record<keyof ScenarioOptions, [number, number]> = {
+  ms: [0, 120_000],
+  jitterMs: [0, 120_000],
+  factor: [0.01, 1000],
+};
+
+/** Validates a scenario's options (`jitter_ms` is accepted for `jitterMs`, as JSON spells it); returns a clean copy. */
+function checkOptions(name: string, options: ScenarioOptions & { jitter_ms?: number }): ScenarioOptions {
+  const out: ScenarioOptions = {};
+  for (const [raw, value] of Object.entries(options ?? {})) {
+    if (value === undefined) continue;
+    const key = (raw === 'jitter_ms' ? 'jitterMs' : raw) as keyof ScenarioOptions;
+    const range = Object.hasOwn(OPTION_RANGES, key) ? OPTION_RANGES[key] : undefined;
+    if (!range) throw new ScenarioError(`Unknown option '${raw}' for scenario "${name}". Options: ms and jitterMs (latency), factor (slow-tasks).`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < range[0] || value > range[1]) {
+      throw new ScenarioError(`Option '${raw}' of scenario "${name}" must be a number from ${range[0]} to ${range[1]}; got ${JSON.stringify(value)}.`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
 export interface Resolved {
   effects: Effects;
   names: string[];
@@ -39,7 +62,7 @@ export class ActiveScenarios {
 
   add(name: string, options: ScenarioOptions = {}, scope: ScenarioScope = {}): () => void {
     assertScenario(name);
-    const entry: ActiveScenario = { id: this.nextId++, name, options, scope };
+    const entry: ActiveScenario = { id: this.nextId++, name, options: checkOptions(name, options), scope };
     this.list = [...this.list, entry];
     return () => {
       this.list = this.list.filter((s) => s !== entry);

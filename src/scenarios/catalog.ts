@@ -14,10 +14,12 @@ export interface ScenarioOptions {
 export interface Scenario {
   name: string;
   description: string;
+  /** What it changes: answers of the API (reached through every door, magic keys included) or webhook deliveries. */
+  reaches: 'api' | 'webhooks';
   effects(options: ScenarioOptions): Effects;
 }
 
-const scenario = (name: string, description: string, effects: Scenario['effects']): Scenario => ({ name, description, effects });
+const scenario = (name: string, description: string, effects: Scenario['effects']): Scenario => ({ name, description, reaches: name.startsWith('webhook-') ? 'webhooks' : 'api', effects });
 
 /** The catalogue of CONTRACT §6. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -33,6 +35,9 @@ export const SCENARIOS: readonly Scenario[] = [
   scenario('unavailable', 'Every request answers 503 service_unavailable with Retry-After.', () => ({ unavailable: true })),
   scenario('network-error', 'The connection fails: a network error in-process, a reset socket in server mode.', () => ({ networkError: true })),
   scenario('empty-catalog', 'The catalog is empty: GET /ext/agents lists nothing, every agent id is 404 not_found.', () => ({ emptyCatalog: true })),
+  scenario('webhook-delays', 'Webhook deliveries leave late: each first attempt waits on the sandbox clock (option ms, default 10000) plus seeded jitter (option jitterMs, default 0), so with jitter events may arrive out of order.', (o) => ({ webhookDelayMs: o.ms ?? 10_000, webhookDelayJitterMs: o.jitterMs ?? 0 })),
+  scenario('webhook-duplicates', 'Every webhook that a receiver accepts is delivered a second time with the same webhook-id: receivers must deduplicate.', () => ({ webhookDuplicates: true })),
+  scenario('webhook-bad-signature', 'Webhooks are signed with the wrong key: webhook-signature does not verify against the endpoint secret, and a receiver must reject them.', () => ({ webhookBadSignature: true })),
 ];
 
 const BY_NAME = new Map(SCENARIOS.map((s) => [s.name, s]));
@@ -42,3 +47,6 @@ export function findScenario(name: string): Scenario | undefined {
 }
 
 export const SCENARIO_NAMES = SCENARIOS.map((s) => s.name);
+
+/** The scenarios that change the API's answers (each has a magic key in the default fixtures). */
+export const API_SCENARIO_NAMES = SCENARIOS.filter((s) => s.reaches === 'api').map((s) => s.name);

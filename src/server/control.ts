@@ -8,6 +8,8 @@ import { ScenarioError } from '../scenarios/active.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
+import { createWebhooksRouter } from './control-webhooks.js';
+import type { RequestFilter } from '../core/journal.js';
 
 const CONTROL_BODY_LIMIT = '5mb';
 
@@ -93,8 +95,8 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     const b = object(req.body);
     res.json(sandbox.tasks.fail(req.params.id!, b.error as { code: string; message: string } | undefined));
   });
-  router.get('/requests', (_req, res) => {
-    res.json({ data: sandbox.requests });
+  router.get('/requests', (req, res) => {
+    res.json({ data: sandbox.findRequests(requestFilter(req.query)) });
   });
   router.delete('/requests', (_req, res) => {
     sandbox.clearRequests();
@@ -111,9 +113,37 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     sandbox.restore(req.body);
     res.status(204).end();
   });
+  router.use(createWebhooksRouter(sandbox));
   router.use((req, res) => sendError(res, 'not_found', `No control route for ${req.method} /__sandbox${req.path}.`));
   router.use(controlErrorHandler);
   return router;
+}
+
+const FILTER_PARAMS = ['method', 'path', 'status', 'code', 'key_id', 'account_id', 'scenario'];
+
+/** `GET /__sandbox/requests?method=&path=&status=&code=&key_id=&account_id=&scenario=` → a journal filter. */
+function requestFilter(query: Request['query']): RequestFilter {
+  const one = (name: string): string | undefined => {
+    const value = query[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') throw new SandboxError(`Give the query parameter '${name}' once, as a plain value.`);
+    return value;
+  };
+  for (const name of Object.keys(query)) {
+    if (!FILTER_PARAMS.includes(name) && name !== 'token') throw new SandboxError(`Unknown query parameter '${name}'. Filters: ${FILTER_PARAMS.join(', ')}.`);
+  }
+  const status = one('status');
+  if (status !== undefined && !/^[0-9]{1,3}$/.test(status)) throw new SandboxError(`status must be an HTTP status code; got '${status}'.`);
+  const code = one('code');
+  return {
+    method: one('method'),
+    path: one('path'),
+    status: status === undefined ? undefined : Number(status),
+    code: code === 'null' ? null : code,
+    keyId: one('key_id'),
+    accountId: one('account_id'),
+    scenario: one('scenario'),
+  };
 }
 
 function toKeyJson(k: { id: string; key: string; accountId: string; scopes: Scope[] }) {

@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import cors from 'cors';
-import express from 'express';
-import { errorBody } from '../rules/errors.js';
+import type { SlowPaths } from './app.js';
+import { isLoopback } from './loopback.js';
+import { ERRORS, errorBody } from '../rules/errors.js';
 import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox.js';
 import { createApiDoor } from './api-door.js';
-import { controlErrorHandler, createControlRouter } from './control.js';
+import { API_CORS_OPTIONS } from './cors-options.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -15,18 +15,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** After `close()`, how long requests still in flight may take before their sockets are cut. */
 const CLOSE_GRACE_MS = 10_000;
 
-/** Headers a browser client may send to the API, and those it may read. */
-const API_CORS = cors({
-  origin: '*',
-  methods: ['GET', 'POST'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Sandbox-Scenario'],
-  exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Idempotent-Replayed'],
-  maxAge: 600,
-});
+/** What `cors` sets on an API answer that is not a preflight (origin '*'): set directly, once per request. */
+const API_CORS_ORIGIN = '*';
+const API_CORS_EXPOSED = API_CORS_OPTIONS.exposedHeaders.join(',');
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
+export { isLoopback };
 
 export interface SandboxServer extends RunningServer {
   /** The token the control API asks for, when one is needed. */
@@ -46,17 +39,20 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
   const inFlight = new Map<Socket, number>();
   const apiDoor = createApiDoor(sandbox, basePath, () => closing);
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.use('/__sandbox', rejectCrossOrigin, ...(isLoopback(host) ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
-  app.get('/', (_req, res) => {
-    res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox' });
-  });
-  app.use((req, res) => {
-    res.status(404).type('application/json; charset=utf-8').send(errorBody('not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`));
-  });
-  app.use(controlErrorHandler);
+  // Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
+  // start-up time, and the API's hot path does not use it.
+  let slow: SlowPaths | undefined;
+  let loading: Promise<SlowPaths> | undefined;
+  const slowPaths = (): Promise<SlowPaths> =>
+    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, isLoopback(host)))));
+  const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void) => {
+    if (slow) return use(slow);
+    slowPaths().then(use, () => {
+      res.statusCode = 500;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(errorBody('internal_error', ERRORS.internal_error.message));
+    });
+  };
 
   // Slow clients (slowloris) are cut off instead of holding sockets forever; node checks the deadlines every
   // `connectionsCheckingInterval` ms, so that follows the shortest timeout.
@@ -76,9 +72,12 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
     if (closing) res.setHeader('Connection', 'close');
     const url = req.url ?? '/';
     if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
-      API_CORS(req as never, res as never, () => apiDoor(req, res));
+      if (req.method === 'OPTIONS') return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
+      res.setHeader('Access-Control-Allow-Origin', API_CORS_ORIGIN);
+      res.setHeader('Access-Control-Expose-Headers', API_CORS_EXPOSED);
+      apiDoor(req, res);
     } else {
-      app(req, res);
+      viaSlow(req, res, (s) => s.app(req, res));
     }
   });
   server.on('connection', (socket: Socket) => {
@@ -101,6 +100,8 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
       resolve();
     });
   });
+  // Preloaded shortly after, so that the first request to the API is not queued behind compiling express.
+  setTimeout(() => void slowPaths().catch(() => undefined), 250).unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -124,36 +125,6 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
         grace.unref();
       }),
   };
-}
-
-/** The control API answers same-origin pages only: a request with another Origin is refused (no CORS, no CSRF). */
-function rejectCrossOrigin(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  const origin = req.get('origin');
-  if (origin === undefined) return next();
-  let sameHost = false;
-  try {
-    sameHost = new URL(origin).host === req.get('host');
-  } catch {
-    sameHost = false;
-  }
-  if (sameHost) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers same-origin requests only.'));
-}
-
-/**
- * On a loopback bind the control API answers requests addressed to a loopback name only: a page whose own name was
- * re-pointed at 127.0.0.1 (DNS rebinding) sends its own name in `Host` and is refused, although it is "same-origin".
- */
-function rejectForeignHost(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  const hostHeader = req.get('host') ?? '';
-  let hostname = '';
-  try {
-    hostname = new URL(`http://${hostHeader}`).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    hostname = '';
-  }
-  if (isLoopback(hostname)) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.'));
 }
 
 /** An answer written straight to the socket, for requests node's HTTP layer does not hand to a request handler. */

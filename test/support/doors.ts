@@ -39,7 +39,8 @@ export function keyOf(sandbox: Sandbox, label = 'admin', accountId = 'acc_demo')
   return found.key;
 }
 
-function makeCall(baseUrl: string): Call {
+/** A `call` function on a base URL (real `fetch`). */
+export function makeCall(baseUrl: string): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key !== undefined && headers.Authorization === undefined) headers.Authorization = `Bearer ${options.key}`;

@@ -1,0 +1,46 @@
+/** What every bench case shares: the load key, the request bodies, and the sandbox's own answers. */
+import { createSandbox } from '../dist/index.js';
+
+export const TASK_BODY = JSON.stringify({ agent_id: 'AGENT', description: 'Summarize the attached quarterly report in three bullet points.' });
+
+/** Lifts the limits of an account so that load measures 200s, not 429s or 402s. */
+export const UNLIMITED = { limits: { rpm: 100_000_000, tpm: 100_000_000_000 }, balance_usd: 1_000_000 };
+
+export function unlimit(sandbox, accountId = 'acc_demo') {
+  sandbox.accounts.update(accountId, { limits: UNLIMITED.limits, balanceUsd: UNLIMITED.balance_usd });
+}
+
+/** The admin key of acc_demo in a sandbox (default fixtures). */
+export function adminKey(sandbox, accountId = 'acc_demo') {
+  return sandbox.keys.list(accountId).find((k) => k.label === 'admin' && !k.revoked).key;
+}
+
+/** The POST body naming the catalog's first agent. */
+export function taskBody(sandbox) {
+  const first = JSON.parse(call(sandbox, adminKey(sandbox), 'GET', '/ext/agents?limit=1').body).data[0].id;
+  return TASK_BODY.replace('AGENT', first);
+}
+
+/** One request through the core. */
+export function call(sandbox, key, method, pathAndQuery, body = '') {
+  const q = pathAndQuery.indexOf('?');
+  return sandbox.handle({
+    method,
+    path: q === -1 ? pathAndQuery : pathAndQuery.slice(0, q),
+    query: q === -1 ? '' : pathAndQuery.slice(q + 1),
+    header: (name) => (name === 'authorization' ? `Bearer ${key}` : name === 'content-type' && body ? 'application/json' : undefined),
+    body,
+    clientId: 'bench',
+  });
+}
+
+/** The answers of a default sandbox to the three benchmarked requests: the bytes the bare baseline serves. */
+export function sampleAnswers() {
+  const sandbox = createSandbox();
+  unlimit(sandbox);
+  const key = adminKey(sandbox);
+  const body = taskBody(sandbox);
+  const created = call(sandbox, key, 'POST', '/ext/tasks', body);
+  const id = JSON.parse(created.body).id;
+  return { key, body, agents: call(sandbox, key, 'GET', '/ext/agents'), task: call(sandbox, key, 'GET', `/ext/tasks/${id}`), created };
+}

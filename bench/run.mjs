@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: the sandbox side by side with a bare node:http server and with msw + @mswjs/http-middleware,
+ * measured in one run, alternating rounds; prints Markdown tables of medians and ratios.
+ *
+ *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale]
+ *                      [--tasks 100000] [--keys 10000] [--json FILE]
+ *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR]
+ *
+ * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server case.
+ *
+ * Needs `dist/` (npx tsup). --smoke: one round of about a second per case, for CI (nothing is asserted on times).
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { sampleAnswers } from './fixtures.mjs';
+import { cpuMsOf, fmt, load, median, rssOf, runJson, start, table } from './lib.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    rounds: { type: 'string' },
+    cold: { type: 'string' },
+    cases: { type: 'string', default: 'server,cold,in-process,scale' },
+    tasks: { type: 'string' },
+    keys: { type: 'string' },
+    json: { type: 'string' },
+    routes: { type: 'string' },
+    connections: { type: 'string' },
+    baseline: { type: 'string' },
+  },
+});
+const smoke = args.smoke;
+const seconds = Number(args.seconds ?? (smoke ? 1 : 5));
+const rounds = Number(args.rounds ?? (smoke ? 1 : 5));
+const coldRuns = Number(args.cold ?? (smoke ? 1 : 5));
+const bigTasks = Number(args.tasks ?? (smoke ? 10_000 : 100_000));
+const bigKeys = Number(args.keys ?? (smoke ? 1_000 : 10_000));
+const cases = new Set(args.cases.split(','));
+const CONNECTIONS = (args.connections ?? '1,50').split(',').map(Number);
+
+const sample = sampleAnswers();
+const KEY = sample.key;
+const BODY = sample.body;
+const ROUTES = [
+  { name: 'GET /ext/agents', method: 'GET', path: () => '/ext/agents' },
+  { name: 'GET /ext/tasks/:id', method: 'GET', path: (t) => `/ext/tasks/${t.taskId}` },
+  { name: 'POST /ext/tasks', method: 'POST', path: () => '/ext/tasks', body: BODY },
+].filter((r) => !args.routes || args.routes.split(',').some((part) => r.name.includes(part)));
+const authHeaders = (key = KEY) => ({ authorization: `Bearer ${key}` });
+const report = { machine: machine(), options: { smoke, seconds, rounds, coldRuns, bigTasks, bigKeys }, results: {} };
+const out = (text = '') => process.stdout.write(`${text}\n`);
+const log = (text) => process.stderr.write(`${text}\n`);
+
+function machine() {
+  const cpus = os.cpus();
+  return { node: process.version, platform: `${os.platform()} ${os.release()}`, cpu: cpus[0]?.model ?? '?', cores: cpus.length, memGB: Math.round(os.totalmem() / 2 ** 30), load: os.loadavg().map((x) => x.toFixed(2)).join(' ') };
+}
+
+/** Creates one task over HTTP; its id is what GET /ext/tasks/:id asks for. */
+async function createTaskOver(url, key = KEY) {
+  const res = await fetch(`${url}/ext/tasks`, { method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' }, body: BODY });
+  if (res.status !== 201) throw new Error(`POST ${url}/ext/tasks answered ${res.status}: ${await res.text()}`);
+  return (await res.json()).id;
+}
+
+const jsonLine = (line) => line.startsWith('{');
+
+/** The three servers of the server case. Each resolves to { name, url, key, taskId, pid, stop }. */
+async function cliServer(cli) {
+    const s = await start(process.execPath, [cli, '--port', '0', '--quiet'], { ready: (l) => l.startsWith('http') });
+    const url = s.line.trim();
+    const origin = new URL(url).origin;
+    const patch = await fetch(`${origin}/__sandbox/accounts/acc_demo`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limits: { rpm: 100_000_000, tpm: 100_000_000_000 }, balance_usd: 1_000_000 }),
+    });
+    if (patch.status !== 200) throw new Error(`PATCH /__sandbox/accounts/acc_demo answered ${patch.status}`);
+    return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
+}
+
+const SERVERS = {
+  sandbox: () => cliServer('dist/cli.js'),
+  ...(args.baseline ? { [`sandbox@${args.baseline}`]: () => cliServer(`${args.baseline}/dist/cli.js`) } : {}),
+  'node:http': async () => {
+    const s = await start(process.execPath, ['bench/targets/bare.mjs'], { ready: jsonLine });
+    const { url } = JSON.parse(s.line);
+    return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
+  },
+  'msw+http-middleware': async () => {
+    const s = await start(process.execPath, ['bench/targets/msw-middleware.mjs'], { ready: jsonLine });
+    const { url } = JSON.parse(s.line);
+    return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
+  },
+};
+
+/**
+ * Loads every (route, connections) on every target, `rounds` times, rotating the order of the targets each round.
+ * @returns results[route][connections][target] = [{ rps, p50, p99, cpuUs, ok, … }] and rss[target] = [MiB after each
+ * round of each route].
+ */
+async function alternate(targets) {
+  const results = {};
+  const rss = Object.fromEntries(Object.keys(targets).map((n) => [n, []]));
+  const names = Object.keys(targets);
+  // Routes outermost: the tasks that POST creates settle over the next seconds and would load the GETs after it.
+  for (const route of ROUTES) {
+    for (let round = 0; round < rounds; round++) {
+      const order = names.map((_, i) => names[(i + round) % names.length]);
+      for (const connections of CONNECTIONS) {
+        for (const name of order) {
+          const t = targets[name];
+          const cpuBefore = cpuMsOf(t.pid);
+          const r = await load({
+            url: `${t.url}${route.path(t)}`,
+            method: route.method,
+            headers: { ...authHeaders(t.key), ...(route.body ? { 'content-type': 'application/json' } : {}) },
+            body: route.body,
+            connections,
+            seconds,
+          });
+          r.cpuUs = ((cpuMsOf(t.pid) - cpuBefore) * 1000) / Math.max(1, r.requests);
+          ((results[route.name] ??= {})[connections] ??= {})[name] ??= [];
+          results[route.name][connections][name].push(r);
+          log(`  ${route.name} round ${round + 1}/${rounds} c=${connections} ${name}: ${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, CPU ${fmt.us(r.cpuUs)} µs/req, non-2xx ${r.requests - r.ok}`);
+        }
+      }
+      for (const name of names) rss[name].push(rssOf(targets[name].pid));
+    }
+  }
+  return { results, rss };
+}
+
+const summary = (runs) => ({
+  rps: median(runs.map((r) => r.rps)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  cpuUs: median(runs.map((r) => r.cpuUs)),
+  failed: runs.reduce((n, r) => n + (r.requests - r.ok) + r.errors, 0),
+});
+
+async function serverCase() {
+  log('server: starting the three servers');
+  const targets = {};
+  try {
+    for (const [name, launch] of Object.entries(SERVERS)) targets[name] = await launch();
+    const { results, rss } = await alternate(targets);
+    const rows = [];
+    for (const route of ROUTES) {
+      for (const c of CONNECTIONS) {
+        const bare = summary(results[route.name][c]['node:http']);
+        for (const name of Object.keys(targets)) {
+          const s = summary(results[route.name][c][name]);
+          rows.push([route.name, c, name, fmt.int(s.rps), fmt.ratio(s.rps / bare.rps), fmt.ms(s.p50), fmt.ms(s.p99), fmt.us(s.cpuUs), fmt.ratio(bare.cpuUs / s.cpuUs), s.failed]);
+        }
+      }
+    }
+    const rssRows = Object.keys(targets).map((n) => [n, fmt.mb(median(rss[n])), fmt.mb(Math.max(...rss[n]))]);
+    report.results.server = { results, rss };
+    out(`## Server (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
+    out(table(['request', 'connections', 'server', 'requests/s', 'ratio to node:http', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'node:http CPU ÷ this', 'non-2xx'], rows));
+    out();
+    out(table(['server', 'RSS after load, median (MiB)', 'RSS max (MiB)'], rssRows));
+    out();
+  } finally {
+    for (const t of Object.values(targets)) t.stop();
+  }
+}
+
+/** Launch → first 200 on GET /ext/agents: wall ms, and CPU ms the launched process used (Linux schedstat). */
+async function coldStart(command, args) {
+  const t0 = performance.now();
+  const s = await start(command, args, { ready: (l) => l.startsWith('http') });
+  try {
+    const res = await fetch(`${s.line.trim()}/ext/agents`, { headers: authHeaders() });
+    await res.text();
+    if (res.status !== 200) throw new Error(`first request answered ${res.status}`);
+    return { wall: performance.now() - t0, cpu: cpuMsOf(s.child.pid) };
+  } finally {
+    s.stop();
+  }
+}
+
+async function coldCase() {
+  log('cold start');
+  const ways = {
+    'node dist/cli.js': () => coldStart(process.execPath, ['dist/cli.js', '--port', '0', '--quiet']),
+    'npx agent-work-sandbox': () => coldStart('npx', ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet']),
+    'bare node:http (reference)': () => coldStart(process.execPath, ['bench/targets/bare-min.mjs', KEY]),
+  };
+  const times = Object.fromEntries(Object.keys(ways).map((n) => [n, []]));
+  for (let i = 0; i < coldRuns; i++) {
+    for (const [name, run] of Object.entries(ways)) {
+      const t = await run();
+      times[name].push(t);
+      log(`  ${name}: ${fmt.ms(t.wall)} ms (CPU ${fmt.ms(t.cpu)} ms)`);
+    }
+  }
+  report.results.cold = times;
+  const bare = times['bare node:http (reference)'];
+  const bareWall = median(bare.map((t) => t.wall));
+  const bareCpu = median(bare.map((t) => t.cpu));
+  out(`## Cold start: process launch → first 200 (median of ${coldRuns})\n`);
+  out(table(['command', 'wall ms', 'ratio to bare', 'CPU ms of the process', 'CPU ratio to bare'], Object.entries(times).map(([n, t]) => {
+    const wall = median(t.map((x) => x.wall));
+    const cpu = median(t.map((x) => x.cpu));
+    return [n, fmt.ms(wall), fmt.ratio(wall / bareWall), n.startsWith('npx') ? '– (npm)' : fmt.ms(cpu), n.startsWith('npx') ? '–' : fmt.ratio(cpu / bareCpu)];
+  })));
+  out();
+}
+
+async function inProcessCase() {
+  log('in-process');
+  const r = await runJson(['bench/cases/in-process.mjs', JSON.stringify({ seconds, rounds })]);
+  report.results.inProcess = r;
+  out(`## In-process: msw setupServer, sequential fetch (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
+  out(table(['request', 'sandbox handlers µs', 'trivial msw handler µs', 'ratio'], Object.entries(r.fetch).map(([n, v]) => [n, fmt.us(v.sandbox), fmt.us(v.trivial), fmt.ratio(v.sandbox / v.trivial)])));
+  out();
+  out(table(['operation', 'ms (median)'], [['sandbox.reset()', r.resetMs.toFixed(3)], ['createSandbox() (default fixtures)', r.createMs.toFixed(2)]]));
+  out();
+}
+
+async function scaleCase() {
+  const sizes = { small: { tasks: 100, keys: 0 }, large: { tasks: bigTasks, keys: bigKeys } };
+  const targets = {};
+  const info = {};
+  const files = [];
+  try {
+    for (const [name, size] of Object.entries(sizes)) {
+      log(`scale: building ${size.tasks} tasks, ${size.keys} extra keys`);
+      const file = join(tmpdir(), `aws-bench-${process.pid}-${name}.json`);
+      files.push(file);
+      info[name] = await runJson(['bench/targets/scaled.mjs', JSON.stringify({ ...size, samples: smoke ? 500 : 2000, file })], ['--expose-gc']);
+      // The CLI serves the state (SIGKILL at the end: it never saves it back).
+      const s = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--state', file], { ready: (l) => l.startsWith('http'), timeoutMs: 300_000 });
+      await new Promise((r) => setTimeout(r, 500));
+      info[name].rssMB = rssOf(s.child.pid);
+      targets[name] = { url: s.line.trim(), key: info[name].key, taskId: info[name].taskId, pid: s.child.pid, stop: s.stop };
+    }
+    const { results, rss } = await alternate(targets);
+    const label = (n) => `${sizes[n].tasks.toLocaleString('en-US')} tasks${sizes[n].keys ? `, ${sizes[n].keys.toLocaleString('en-US')} keys` : ''}`;
+    const rows = [];
+    for (const route of ROUTES) {
+      for (const c of CONNECTIONS) {
+        const small = summary(results[route.name][c].small);
+        const large = summary(results[route.name][c].large);
+        rows.push([route.name, c, fmt.int(small.rps), fmt.int(large.rps), fmt.ms(small.p50), fmt.ms(large.p50), fmt.ratio(large.p50 / small.p50), fmt.ms(small.p99), fmt.ms(large.p99), fmt.ratio(large.p99 / small.p99), fmt.us(small.cpuUs), fmt.us(large.cpuUs), fmt.ratio(large.cpuUs / small.cpuUs)]);
+      }
+    }
+    const coreRows = ROUTES.map((r) => [r.name, fmt.us(info.small.core[r.name]), fmt.us(info.large.core[r.name]), fmt.ratio(info.large.core[r.name] / info.small.core[r.name])]);
+    report.results.scale = { sizes, info, results, rss };
+    out(`## Scale: ${label('small')} vs ${label('large')} (the CLI with --state FILE, over HTTP, ${seconds} s per run, median of ${rounds} rounds)\n`);
+    out(table(['request', 'connections', 'req/s small', 'req/s large', 'p50 small', 'p50 large', 'p50 ratio', 'p99 small', 'p99 large', 'p99 ratio', 'CPU µs/req small', 'CPU µs/req large', 'CPU ratio'], rows));
+    out();
+    out(table(['request (core, in-process)', 'µs small', 'µs large', 'ratio'], coreRows));
+    out();
+    out(table(['state', 'build s (library)', 'CLI RSS after loading it (MiB)', 'CLI RSS after load (MiB)'], Object.keys(sizes).map((n) => [label(n), (info[n].buildMs / 1000).toFixed(1), fmt.mb(info[n].rssMB), fmt.mb(median(rss[n]))])));
+    out();
+  } finally {
+    for (const t of Object.values(targets)) t.stop();
+    for (const f of files) rmSync(f, { force: true });
+  }
+}
+
+out(`# agent-work-sandbox bench${smoke ? ' (smoke: numbers are not meaningful)' : ''}\n`);
+out(`Node ${report.machine.node}, ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memGB} GB, ${report.machine.platform}; load average at start ${report.machine.load}.\n`);
+if (cases.has('server')) await serverCase();
+if (cases.has('cold')) await coldCase();
+if (cases.has('in-process')) await inProcessCase();
+if (cases.has('scale')) await scaleCase();
+if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,0 +1,40 @@
+/**
+ * The baseline: a bare node:http server that serves the sandbox's own bytes (taken once from the library) for the
+ * three benchmarked requests, behind a Bearer check. Prints `{"url": …}` on stdout when listening.
+ */
+import { createServer } from 'node:http';
+import { sampleAnswers } from '../fixtures.mjs';
+
+const { key, agents, task, created } = sampleAnswers();
+const expected = `Bearer ${key}`;
+const UNAUTHORIZED = '{"error":{"code":"missing_api_key","message":"Missing API key."}}';
+
+// Bodies as Buffers with their Content-Length, headers written in one writeHead: the cheapest answer node:http allows.
+const prepared = (answer) => {
+  const body = Buffer.from(answer.body);
+  return { status: answer.status, body, headers: { ...answer.headers, 'Content-Length': String(body.length) } };
+};
+const [agentsOut, taskOut, createdOut] = [agents, task, created].map(prepared);
+
+function send(res, answer) {
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
+}
+
+const server = createServer((req, res) => {
+  if (req.headers.authorization !== expected) {
+    res.writeHead(401, { 'Content-Type': 'application/json; charset=utf-8' });
+    return res.end(UNAUTHORIZED);
+  }
+  const url = req.url;
+  if (req.method === 'GET' && url === '/api/v1/ext/agents') return send(res, agentsOut);
+  if (req.method === 'GET' && url.startsWith('/api/v1/ext/tasks/')) return send(res, taskOut);
+  if (req.method === 'POST' && url === '/api/v1/ext/tasks') {
+    req.resume();
+    return req.on('end', () => send(res, createdOut));
+  }
+  res.writeHead(404).end();
+});
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/api/v1` })}\n`);
+});

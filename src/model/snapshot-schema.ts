@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { MODEL_IDS } from './models.js';
+import { PLAN_IDS } from './plans.js';
+import { SCOPES } from './scopes.js';
+import { ENDPOINTS, PRIORITIES, TASK_STATUSES } from './types.js';
+
+// The fields the sandbox reads from a restored state, with their types; further fields pass through untouched.
+const int = z.number().int();
+// Epoch ms within what a Date can print as ISO 8601 (the clock itself stays below 9999).
+const time = z.number().min(0).max(Date.parse('9999-12-31T23:59:59.999Z'));
+const bucket = z.looseObject({ windowStart: time, count: int, tokens: z.number() });
+
+const account = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  plan: z.enum(PLAN_IDS as [string, ...string[]]),
+  balanceNano: int,
+  heldNano: int,
+  limits: z.looseObject({ rpm: int.positive().optional(), tpm: int.positive().optional() }),
+  periodStart: time,
+  periodEnd: time,
+  usage: z.looseObject({
+    requests: int,
+    byEndpoint: z.record(z.enum(ENDPOINTS), int),
+    inputTokens: int,
+    outputTokens: int,
+    costNano: int,
+    tasks: z.record(z.enum(TASK_STATUSES as [string, ...string[]]), int),
+  }),
+  createdAt: time,
+});
+
+const key = z.looseObject({
+  id: z.string(),
+  key: z.string(),
+  accountId: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  revoked: z.boolean(),
+  label: z.string(),
+});
+
+const agent = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  capabilities: z.array(z.string()),
+  model: z.enum(MODEL_IDS as [string, ...string[]]),
+  status: z.enum(['available', 'unavailable']),
+  createdAt: time,
+  tokens: z.looseObject({ overhead: int, outputMin: int, outputMax: int }),
+});
+
+const task = z.looseObject({
+  id: z.string(),
+  seq: int,
+  accountId: z.string(),
+  agentId: z.string(),
+  description: z.string(),
+  priority: z.enum(PRIORITIES as [string, ...string[]]),
+  model: z.enum(MODEL_IDS as [string, ...string[]]),
+  status: z.enum(TASK_STATUSES as [string, ...string[]]),
+  error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
+  inputTokens: int,
+  plannedOutputTokens: int,
+  outputTokensCharged: int,
+  inputTokensCharged: int,
+  costNano: int,
+  holdNano: int,
+  priceNano: z.looseObject({ input: z.number(), output: z.number() }),
+  startAt: time,
+  endAt: time,
+  outcome: z.enum(['completed', 'failed']),
+  periodStart: time,
+  createdAt: time,
+  startedAt: time.nullable(),
+  completedAt: time.nullable(),
+});
+
+/** A state snapshot as `restore()` and `PUT /__sandbox/state` take it; keys and tasks must name accounts of the state. */
+export const StateSnapshotSchema = z
+  .looseObject({
+    seed: int.optional(),
+    now: time.optional(),
+    accounts: z.array(account),
+    keys: z.array(key),
+    agents: z.array(agent),
+    tasks: z.array(task),
+    buckets: z.array(z.tuple([z.string(), bucket])),
+    anonymous: z.array(z.tuple([z.string(), bucket])),
+    idempotency: z.array(z.tuple([z.string(), z.looseObject({ bodyHash: z.number(), taskId: z.string(), at: time })])),
+    counters: z.looseObject({ task: int, key: int, account: int }),
+  })
+  .superRefine((snap, ctx) => {
+    const accounts = new Set(snap.accounts.map((a) => a.id));
+    for (const [list, items] of [['keys', snap.keys], ['tasks', snap.tasks]] as const) {
+      items.forEach((item, i) => {
+        if (!accounts.has(item.accountId)) ctx.addIssue({ code: 'custom', path: [list, i, 'accountId'], message: `names no account of the state ('${item.accountId}')` });
+      });
+    }
+  });

@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import cors from 'cors';
+import express from 'express';
+import { errorBody } from '../rules/errors.js';
+import type { SandboxCore as Sandbox } from '../sandbox.js';
+import { controlErrorHandler, createControlRouter } from './control.js';
+import { API_CORS_OPTIONS } from './cors-options.js';
+import { isLoopback } from './loopback.js';
+
+/** The server's paths off the API's hot path, loaded after the socket listens. */
+export interface SlowPaths {
+  /** Express: the control API, `/`, and 404 for everything else. */
+  app: (req: IncomingMessage, res: ServerResponse) => void;
+  /** `cors` for the API's preflight requests. */
+  apiCors: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+}
+
+export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken: string | undefined, loopback: boolean): SlowPaths {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use('/__sandbox', rejectCrossOrigin, ...(loopback ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
+  app.get('/', (_req, res) => {
+    res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox' });
+  });
+  app.use((req, res) => {
+    res.status(404).type('application/json; charset=utf-8').send(errorBody('not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`));
+  });
+  app.use(controlErrorHandler);
+  const apiCors = cors({ ...API_CORS_OPTIONS, exposedHeaders: [...API_CORS_OPTIONS.exposedHeaders] });
+  return { app: (req, res) => app(req, res), apiCors: (req, res, next) => apiCors(req as never, res as never, next) };
+}
+
+/** The control API answers same-origin pages only: a request with another Origin is refused (no CORS, no CSRF). */
+function rejectCrossOrigin(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  const origin = req.get('origin');
+  if (origin === undefined) return next();
+  let sameHost = false;
+  try {
+    sameHost = new URL(origin).host === req.get('host');
+  } catch {
+    sameHost = false;
+  }
+  if (sameHost) return next();
+  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers same-origin requests only.'));
+}
+
+/**
+ * On a loopback bind the control API answers requests addressed to a loopback name only: a page whose own name was
+ * re-pointed at 127.0.0.1 (DNS rebinding) sends its own name in `Host` and is refused, although it is "same-origin".
+ */
+function rejectForeignHost(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  const hostHeader = req.get('host') ?? '';
+  let hostname = '';
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    hostname = '';
+  }
+  if (isLoopback(hostname)) return next();
+  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.'));
+}

@@ -1,0 +1,71 @@
+/**
+ * `agent-work-sandbox/vitest`: one call that gives a test file a sandbox served by msw's `setupServer`, with
+ * listen / reset / close wired into the runner's hooks. Works with Vitest and Jest: the hooks come from the
+ * runner's globals or are passed in; nothing here imports the runner.
+ */
+import type { RequestHandler } from 'msw';
+import { setupServer, type SetupServer } from 'msw/node';
+import { createSandbox, type Sandbox, type SandboxOptions } from './index.js';
+
+type Hook = (fn: () => unknown) => unknown;
+
+/** The runner's hook functions (`import { beforeAll, afterEach, afterAll } from 'vitest'`, or Jest's globals). */
+export interface RunnerHooks {
+  beforeAll: Hook;
+  afterEach: Hook;
+  afterAll: Hook;
+}
+
+type UnhandledRequest = NonNullable<Parameters<SetupServer['listen']>[0]>['onUnhandledRequest'];
+
+export interface SetupSandboxOptions extends SandboxOptions {
+  /** The runner's hooks. Default: the globals `beforeAll`, `afterEach`, `afterAll` (Jest; Vitest with `globals: true`). */
+  hooks?: RunnerHooks;
+  /** What msw does with a request no handler serves. Default `'error'`: a test never reaches the network by mistake. */
+  onUnhandledRequest?: UnhandledRequest;
+  /** More msw handlers to serve beside the sandbox's (checked first). */
+  handlers?: RequestHandler[];
+}
+
+/** What a test file gets: its sandbox and the msw server that serves it. */
+export interface SandboxHarness {
+  sandbox: Sandbox;
+  server: SetupServer;
+}
+
+/**
+ * Creates a sandbox and an msw server for it, and registers: `beforeAll` → `server.listen({ onUnhandledRequest })`,
+ * `afterEach` → `server.resetHandlers()` and `sandbox.reset()` (state, clock, scenarios, journal), `afterAll` →
+ * `server.close()`. Call it at the top of a test file.
+ * @example
+ * import { beforeAll, afterEach, afterAll } from 'vitest'
+ * import { setupSandbox } from 'agent-work-sandbox/vitest'
+ * const { sandbox } = setupSandbox({ clock: 'manual', hooks: { beforeAll, afterEach, afterAll } })
+ * @example
+ * // Jest (hooks are globals)
+ * const { setupSandbox } = require('agent-work-sandbox/vitest')
+ * const { sandbox, server } = setupSandbox({ clock: 'manual' })
+ */
+export function setupSandbox(options: SetupSandboxOptions = {}): SandboxHarness {
+  const { hooks = globalHooks(), onUnhandledRequest = 'error', handlers = [], ...sandboxOptions } = options;
+  const sandbox = createSandbox(sandboxOptions);
+  const server = setupServer(...handlers, ...sandbox.handlers);
+  hooks.beforeAll(() => server.listen({ onUnhandledRequest }));
+  hooks.afterEach(() => {
+    server.resetHandlers();
+    sandbox.reset();
+  });
+  hooks.afterAll(() => server.close());
+  return { sandbox, server };
+}
+
+function globalHooks(): RunnerHooks {
+  const g = globalThis as Partial<RunnerHooks>;
+  if (typeof g.beforeAll !== 'function' || typeof g.afterEach !== 'function' || typeof g.afterAll !== 'function') {
+    throw new Error(
+      "[agent-work-sandbox] setupSandbox needs the test runner's hooks: pass { hooks: { beforeAll, afterEach, afterAll } } " +
+        "(import them from 'vitest'), or enable the runner's globals (Jest has them; Vitest with `globals: true`).",
+    );
+  }
+  return { beforeAll: g.beforeAll, afterEach: g.afterEach, afterAll: g.afterAll };
+}

@@ -1,0 +1,73 @@
+/** One attempt of a webhook message: a POST through `fetch`, or a call of the endpoint's callback. */
+import type { WebhookEvent } from './events.js';
+
+/** What a callback endpoint receives: the request as it would travel (headers, raw body) and the parsed event. */
+export interface WebhookRequest {
+  url: string | null;
+  headers: Record<string, string>;
+  body: string;
+  event: WebhookEvent;
+}
+
+/**
+ * An in-process receiver. Returning nothing (or `true`) answers 200; a number answers that status; `false` answers
+ * 500; an object with `status` (such as a `Response`) answers its status; throwing counts as a failed attempt.
+ */
+export type WebhookCallback = (request: WebhookRequest) => unknown;
+
+export interface SendOutcome {
+  /** HTTP status, or null when no answer came (network error, timeout, callback threw). */
+  status: number | null;
+  /** Real milliseconds the attempt took. */
+  latencyMs: number;
+  error: string | null;
+  /** The start of the receiver's answer (up to 500 characters), for debugging. */
+  response: string | null;
+}
+
+const now = () => (globalThis.performance ?? Date).now();
+
+function statusOf(answer: unknown): number {
+  if (answer === undefined || answer === null || answer === true) return 200;
+  if (answer === false) return 500;
+  if (typeof answer === 'number') return answer;
+  if (typeof answer === 'object' && typeof (answer as { status?: unknown }).status === 'number') return (answer as { status: number }).status;
+  return 200;
+}
+
+class TimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function send(target: { url: string | null; callback?: WebhookCallback }, request: WebhookRequest, timeoutMs: number): Promise<SendOutcome> {
+  const started = now();
+  const latency = () => Math.round((now() - started) * 1000) / 1000;
+  try {
+    if (target.callback) {
+      const status = statusOf(await withTimeout(Promise.resolve(target.callback(request)), timeoutMs));
+      return { status, latencyMs: latency(), error: null, response: null };
+    }
+    const res = await fetch(target.url!, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text().catch(() => '');
+    return { status: res.status, latencyMs: latency(), error: null, response: text.slice(0, 500) };
+  } catch (error) {
+    const e = error as Error;
+    const cause = (e as { cause?: { message?: string } }).cause?.message;
+    const message = e?.name === 'TimeoutError' ? `No answer within ${timeoutMs} ms.` : `${e?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
+    return { status: null, latencyMs: latency(), error: message, response: null };
+  }
+}
