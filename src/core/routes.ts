@@ -107,6 +107,8 @@ function createTaskRoute({ engine, req, account, plan, effects, now }: RouteCont
       }
       const first = state.tasks.get(seen.taskId);
       if (first) return replyTask(engine, first, { 'Idempotent-Replayed': 'true' });
+      // The first task was dropped by the retention bound: refuse rather than create (and charge) it a second time.
+      throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': the task it created is no longer stored (task retention). Use a new key.");
     }
   }
   const index = effects.emptyCatalog ? undefined : state.agentIndex.get(body.agent_id);

@@ -20,12 +20,19 @@ console.log(`fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
 const budget = (n: number) => Math.max(120_000, n * 60);
 
 /** A sandbox with a revoked key, a scoped key, and acc_demo's limits raised so that most requests get past the rate check. */
-function fuzzSandbox(): { sandbox: SandboxCore; pools: Pools } {
-  const sandbox = createSandboxCore({ clock: 'manual', seed: 7 });
+function setUp(sandbox: SandboxCore): void {
   sandbox.accounts.update('acc_demo', { limits: { rpm: 10_000_000, tpm: 1_000_000_000 } });
   sandbox.accounts.update('acc_enterprise', { balanceUsd: 0.0001 });
   const revoked = sandbox.keys.create({ accountId: 'acc_starter', scopes: ['read:agents'] });
   sandbox.keys.revoke(revoked.id);
+}
+
+/** Every this many cases the sandbox starts afresh, so that the snapshots compared stay small in long runs. */
+const RESET_EVERY = 500;
+
+function fuzzSandbox(): { sandbox: SandboxCore; pools: Pools } {
+  const sandbox = createSandboxCore({ clock: 'manual', seed: 7 });
+  setUp(sandbox);
   // The first key is acc_demo's admin key: nearly valid cases use it most.
   // Magic keys ask for their scenario (500, 503, network errors…), which the properties below do not allow.
   const all = sandbox.keys.list().filter((k) => k.accountId !== 'acc_magic');
@@ -48,8 +55,13 @@ describe('fuzz, in-process through sandbox.handle()', () => {
     const prototypes = prototypeFingerprint();
     const statuses = new Map<string, number>();
     let failures = 0;
+    let cases = 0;
     fc.assert(
       fc.property(fuzzCase(pools), (c) => {
+        if (++cases % RESET_EVERY === 0) {
+          sandbox.reset();
+          setUp(sandbox); // the same keys again: keys and ids are derived from the seed and the counters
+        }
         if (c.advance) sandbox.clock.advance('61s');
         const before = comparable(sandbox.snapshot());
         const res = sandbox.handle(toPlainRequest(c));

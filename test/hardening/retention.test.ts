@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createSandboxCore, ERRORS, type SandboxCore } from '../../src/index.js';
 import { parseCli } from '../../src/cli/args.js';
 
-function request(sandbox: SandboxCore, method: string, path: string, body = '') {
+function request(sandbox: SandboxCore, method: string, path: string, body = '', extra: Record<string, string> = {}) {
   const key = sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...extra };
   const res = sandbox.handle({ method, path, query: '', header: (n) => headers[n], body, clientId: 'test' });
   return { status: res.status, json: JSON.parse(res.body) };
 }
@@ -54,6 +54,25 @@ describe('taskRetention', () => {
     // The ten kept are the ten that finished last.
     const lastTen = big.tasks.list().sort((a, b) => Date.parse(a.completed_at!) - Date.parse(b.completed_at!) || ids.indexOf(a.id) - ids.indexOf(b.id)).slice(-10).map((t) => t.id);
     expect(kept.map((t) => t.id).sort()).toEqual(lastTen.sort());
+  });
+
+  it('an Idempotency-Key whose task was dropped is refused (400 invalid_request), not charged a second time', () => {
+    const sandbox = createSandboxCore({ clock: 'manual', taskRetention: 1 });
+    const agentId = sandbox.snapshot().agents[0]!.id;
+    const body = JSON.stringify({ agent_id: agentId, description: 'once' });
+    const first = request(sandbox, 'POST', '/ext/tasks', body, { 'idempotency-key': 'k1' });
+    expect(first.status).toBe(201);
+    expect(request(sandbox, 'POST', '/ext/tasks', body, { 'idempotency-key': 'k1' }).json.id).toBe(first.json.id);
+    sandbox.tasks.complete(first.json.id);
+    const [other] = createTasks(sandbox, 1);
+    sandbox.tasks.complete(other!);
+    expect(request(sandbox, 'GET', `/ext/tasks/${first.json.id}`).status).toBe(404);
+    const before = sandbox.tasks.list().length;
+    const again = request(sandbox, 'POST', '/ext/tasks', body, { 'idempotency-key': 'k1' });
+    expect(again.status).toBe(400);
+    expect(again.json.error.code).toBe('invalid_request');
+    expect(again.json.error.message).toMatch(/Idempotency-Key/);
+    expect(sandbox.tasks.list().length).toBe(before);
   });
 
   it('defaults to 10,000 and is a CLI option (--task-retention N)', () => {
