@@ -1,7 +1,7 @@
 /**
  * The contract check: every answer the test suite gets must validate against the OpenAPI document the sandbox serves
  * (status listed for the operation, body schema, required headers and their formats).
- * On for one door with `withContract(door)`; on for the whole suite with `SANDBOX_CONTRACT=1 npx vitest run`.
+ * On for one door with `withContract(door)`; on for the whole suite by default (`SANDBOX_CONTRACT=0` turns it off).
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
