@@ -14,17 +14,8 @@ export interface JournalEntry {
   scenarios: string[];
 }
 
-interface RawEntry {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  status: number;
-  code: string | null;
-  keyId: string | null;
-  accountId: string | null;
-  scenarios: string[];
-}
+/** As stored: the time as epoch ms, formatted only when the journal is read. */
+type RawEntry = Omit<JournalEntry, 'time'> & { at: number };
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
