@@ -16,7 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { sampleAnswers } from './fixtures.mjs';
+import { existsSync } from 'node:fs';
+
+if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
+  process.stderr.write('bench: dist/ is missing: build the package first (npx tsup).\n');
+  process.exit(1);
+}
+const { sampleAnswers } = await import('./fixtures.mjs');
 import { cpuMsOf, fmt, load, median, rssOf, runJson, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
