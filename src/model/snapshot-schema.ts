@@ -70,7 +70,6 @@ const task = z.looseObject({
   startAt: time,
   endAt: time,
   outcome: z.enum(['completed', 'failed']),
-  periodStart: time,
   createdAt: time,
   startedAt: time.nullable(),
   completedAt: time.nullable(),

@@ -91,8 +91,6 @@ export interface Task {
   startAt: number;
   endAt: number;
   outcome: 'completed' | 'failed';
-  /** Start of the billing period the task was created in (informational: a task counts in the period it ends in). */
-  periodStart: number;
   createdAt: number;
   startedAt: number | null;
   completedAt: number | null;

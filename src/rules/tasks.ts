@@ -106,7 +106,6 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
     startAt,
     endAt,
     outcome: effects.fail ? 'failed' : 'completed',
-    periodStart: account.periodStart,
     createdAt: now,
     startedAt: null,
     completedAt: null,
