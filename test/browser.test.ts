@@ -3,17 +3,16 @@
  * the page with fetch, in headless Chromium (Debian's `chromium`, driven by playwright-core). Needs a built dist/
  * (`npm test` builds it). SKIP_BROWSER_TESTS=1 skips it; otherwise a missing Chromium fails it.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM scripts of the example, no declarations
 import { buildExample } from '../examples/browser/build.mjs';
 // @ts-expect-error plain ESM scripts of the example, no declarations
 import { serve } from '../examples/browser/serve.mjs';
+import { ensureBuilt } from './support/built.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -35,7 +34,7 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('browser example in head
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH, or SKIP_BROWSER_TESTS=1).`);
-    if (!existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)))) execFileSync('npx', ['tsup'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'ignore' });
+    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'aws-browser-'));
     await buildExample(dir);
     site = await serve(dir);

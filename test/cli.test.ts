@@ -1,6 +1,6 @@
 /** The CLI: `main(argv, io)` in-process where it can be, `node dist/cli.js` as a child for exit codes and signals. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +9,9 @@ import { main, type CliRun } from '../src/cli/main.js';
 import { SCOPES } from '../src/model/scopes.js';
 import { version } from '../package.json';
 import { expectRateHeaders } from './support/assert.js';
+import { CLI, ensureBuilt } from './support/built.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
-beforeAll(() => {
-  if (!existsSync(CLI)) execFileSync('npx', ['tsup'], { cwd: join(import.meta.dirname, '..'), stdio: 'ignore' });
-}, 120_000);
+beforeAll(ensureBuilt, 120_000);
 
 const running: CliRun[] = [];
 const children: ChildProcess[] = [];

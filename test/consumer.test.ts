@@ -5,14 +5,13 @@
  * SKIP_CONSUMER_TESTS=1 for quick local runs; CI runs it.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from './support/built.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SKIP = process.env.SKIP_CONSUMER_TESTS === '1';
 const run = promisify(execFile);
 const INSTALL_MS = 300_000;
@@ -34,7 +33,7 @@ async function sh(cmd: string, args: string[], cwd: string, timeout: number) {
 
 describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist/index.cjs')) || !existsSync(join(ROOT, 'dist/vitest.js'))) await sh('npx', ['tsup'], ROOT, 120_000);
+    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'aws-consumer-'));
     // --ignore-scripts: dist/ is already built; `prepare` would rebuild it under the feet of other test files.
     await sh('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], ROOT, 60_000);

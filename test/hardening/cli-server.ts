@@ -1,15 +1,9 @@
 /** The CLI server as a child process (`node dist/cli.js`), built first when `dist/` is missing. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type Agent } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { CLI, ensureBuilt, ROOT } from '../support/built.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = `${ROOT}dist/cli.js`;
-
-export function ensureBuilt(): void {
-  if (!existsSync(CLI)) execFileSync('npx', ['tsup'], { cwd: ROOT, stdio: 'ignore' });
-}
+export { CLI, ensureBuilt, ROOT };
 
 export interface CliServer {
   proc: ChildProcess;

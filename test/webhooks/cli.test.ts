@@ -1,20 +1,18 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../src/cli/args.js';
 import { startReceiver } from './receiver.js';
 import { verify } from './helpers.js';
+import { CLI, ensureBuilt } from '../support/built.js';
 
-const CLI = 'dist/cli.js';
 
 let child: ChildProcess | undefined;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
 let base: string;
 
 beforeAll(async () => {
-  // The built CLI must know --webhook: build it when it is missing or older than this feature.
-  if (!existsSync(CLI) || !readFileSync(CLI, 'utf8').includes('--webhook')) execFileSync('npx', ['tsup'], { stdio: 'ignore' });
+  ensureBuilt();
   hook = await startReceiver();
   child = spawn(process.execPath, [CLI, '--port', '0', '--quiet', '--webhook', hook.url], { stdio: ['ignore', 'pipe', 'pipe'] });
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
