@@ -1,21 +1,20 @@
 /**
  * The browser example (examples/browser): the sandbox's handlers in MSW's service worker (`setupWorker`), called by
- * the page with fetch, in headless Chromium (Debian's `chromium`, driven by playwright-core). Needs a built dist/
+ * the page with fetch, in headless Chromium (Chromium from the npm registry, test/support/browser.ts). Needs a built dist/
  * (`npm test` builds it). SKIP_BROWSER_TESTS=1 skips it; otherwise a missing Chromium fails it.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM scripts of the example, no declarations
 import { buildExample } from '../examples/browser/build.mjs';
 // @ts-expect-error plain ESM scripts of the example, no declarations
 import { serve } from '../examples/browser/serve.mjs';
+import { launchChromium } from './support/browser.js';
 import { ensureBuilt } from './support/built.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 interface Row {
   label: string;
@@ -33,12 +32,11 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('browser example in head
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH, or SKIP_BROWSER_TESTS=1).`);
     ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'aws-browser-'));
     await buildExample(dir);
     site = await serve(dir);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {

@@ -1,17 +1,16 @@
 /**
- * The inspector page in headless Chromium (Debian's `chromium`, driven by playwright-core).
- * SKIP_BROWSER_TESTS=1 skips it; otherwise a missing Chromium (/usr/bin/chromium or CHROMIUM_PATH) fails it.
+ * The inspector page in headless Chromium (Chromium from the npm registry, test/support/browser.ts).
+ * SKIP_BROWSER_TESTS=1 skips it; the browser comes from the npm registry (test/support/browser.ts).
  */
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/browser.js';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import type { RunningServer } from '../src/sandbox.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 // docs/inspector.png is rewritten only with UPDATE_SCREENSHOTS=1, so a test run leaves the work tree clean.
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '..', 'docs', 'inspector.png') : join(tmpdir(), `aws-inspector-${process.pid}.png`);
 
@@ -26,7 +25,7 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__san
   beforeAll(async () => {
     sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual', now: '2026-11-22T09:30:00Z' });
     server = await sandbox.listen({ port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     await page.goto(`${server.url}/__sandbox/`);
     await page.locator('#live.on').waitFor({ timeout: 5000 });
