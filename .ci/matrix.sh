@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Test matrix: the suite on the machine's Node (20), on Node 22 from the npm registry's `node@22` package, and
-# (when MSW3=1, default on) with msw 3 on Node 22. LEGS="node22 msw3" picks legs. Run after the install step of .ci/run:  bash .ci/matrix.sh
-# Arguments are passed to `vitest run` (e.g. test files), so `bash .ci/matrix.sh test/smoke.test.ts` is a quick check.
+# Test matrix: the suite on the machine's Node (20); on Node 22 and 24 from the npm registry's `node@22`/`node@24`
+# packages; and with msw 3 on Node 22. LEGS="node22 node24 msw3" picks legs (default: all four).
+# Run after the install step of .ci/run:  bash .ci/matrix.sh [test files…]
+# Without test files, the Node 22/24 and msw 3 legs run a lean subset (SUBSET) that covers what differs between
+# runtimes and msw majors: the consumer project (Jest preset, Vitest, an unmocked request), the test helper, the CLI,
+# both doors. The msw 3 leg runs the consumer tests with msw 3 (CONSUMER_MSW=3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -9,8 +12,21 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 start=$(date +%s)
 
-LEGS=${LEGS:-node20 node22 msw3}
+LEGS=${LEGS:-node20 node22 node24 msw3}
 leg() { [[ " $LEGS " == *" $1 "* ]]; }
+SUBSET=${SUBSET:-test/consumer.test.ts test/vitest-helper.test.ts test/cli.test.ts test/doors.test.ts test/server.test.ts}
+if [ $# -gt 0 ]; then FILES=("$@"); else read -r -a FILES <<< "$SUBSET"; fi
+
+# node@N from the npm registry; prints the path of its binary.
+node_from_npm() {
+  npm install --prefix "$TMP/node$1" --no-audit --no-fund --loglevel=error "node@$1" >/dev/null
+  echo "$TMP/node$1/node_modules/node/bin/node"
+}
+# Build and test with another Node: vitest's workers, the CLI the tests spawn and the consumer's npx run on it.
+with_node() {
+  local node=$1; shift
+  PATH="$(dirname "$node"):$PATH" "$node" "$@"
+}
 
 if leg node20; then
   echo "== Node $(node --version), msw $(node -p "require('msw/package.json').version")"
@@ -18,15 +34,18 @@ if leg node20; then
   npx vitest run "$@"
 fi
 
-echo "== Node 22 from the npm registry (node@22)"  # also needed by the msw 3 leg
-npm install --prefix "$TMP/node22" --no-audit --no-fund --loglevel=error node@22 >/dev/null
-NODE22="$TMP/node22/node_modules/node/bin/node"
-echo "Node $("$NODE22" --version)"
-# Build and test with Node 22: vitest's workers and the CLI the tests spawn run on process.execPath, i.e. Node 22.
-if leg node22; then
-  PATH="$(dirname "$NODE22"):$PATH" "$NODE22" node_modules/tsup/dist/cli-default.js >/dev/null
-  PATH="$(dirname "$NODE22"):$PATH" "$NODE22" node_modules/vitest/vitest.mjs run "$@"
-fi
+for major in 22 24; do
+  if leg "node$major" || { [ "$major" = 22 ] && leg msw3; }; then
+    echo "== Node $major from the npm registry (node@$major)"
+    NODE=$(node_from_npm "$major")
+    echo "Node $("$NODE" --version)"
+    declare "NODE$major=$NODE"
+  fi
+  if leg "node$major"; then
+    with_node "$NODE" node_modules/tsup/dist/cli-default.js >/dev/null
+    with_node "$NODE" node_modules/vitest/vitest.mjs run "${FILES[@]}"
+  fi
+done
 
 if leg msw3 && [ "${MSW3:-1}" = "1" ]; then
   echo "== msw 3 on Node 22"
@@ -43,7 +62,7 @@ if leg msw3 && [ "${MSW3:-1}" = "1" ]; then
   # The declaration build checks our types against msw 2's; this leg tests the runtime, so it builds JavaScript only.
   sed -i 's/dts: true/dts: false/' "$TMP/proj/tsup.config.ts"
   echo "msw $(cd "$TMP/proj" && "$NODE22" -p "require('msw/package.json').version")"
-  (cd "$TMP/proj" && PATH="$(dirname "$NODE22"):$PATH" "$NODE22" node_modules/tsup/dist/cli-default.js >/dev/null \
-    && PATH="$(dirname "$NODE22"):$PATH" "$NODE22" node_modules/vitest/vitest.mjs run "$@")
+  (cd "$TMP/proj" && with_node "$NODE22" node_modules/tsup/dist/cli-default.js >/dev/null \
+    && CONSUMER_MSW=3 with_node "$NODE22" node_modules/vitest/vitest.mjs run "${FILES[@]}")
 fi
 echo "== matrix done in $(( $(date +%s) - start )) s"

@@ -3,6 +3,7 @@
  * listen / reset / close wired into the runner's hooks. Works with Vitest and Jest: the hooks come from the
  * runner's globals or are passed in; nothing here imports the runner.
  */
+import * as msw from 'msw';
 import type { RequestHandler } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { createSandbox, type Sandbox, type SandboxOptions } from './index.js';
@@ -21,7 +22,10 @@ type UnhandledRequest = NonNullable<Parameters<SetupServer['listen']>[0]>['onUnh
 export interface SetupSandboxOptions extends SandboxOptions {
   /** The runner's hooks. Default: the globals `beforeAll`, `afterEach`, `afterAll` (Jest; Vitest with `globals: true`). */
   hooks?: RunnerHooks;
-  /** What msw does with a request no handler serves. Default `'error'`: a test never reaches the network by mistake. */
+  /**
+   * What msw does with a request no handler serves. Default `'error'`: a test never reaches the network by mistake.
+   * Passed as `onUnhandledRequest` to msw 2 and as `onUnhandledFrame` (its name since msw 3) to msw 3.
+   */
   onUnhandledRequest?: UnhandledRequest;
   /** More msw handlers to serve beside the sandbox's (checked first). */
   handlers?: RequestHandler[];
@@ -50,13 +54,23 @@ export function setupSandbox(options: SetupSandboxOptions = {}): SandboxHarness 
   const { hooks = globalHooks(), onUnhandledRequest = 'error', handlers = [], ...sandboxOptions } = options;
   const sandbox = createSandbox(sandboxOptions);
   const server = setupServer(...handlers, ...sandbox.handlers);
-  hooks.beforeAll(() => server.listen({ onUnhandledRequest }));
+  hooks.beforeAll(() => server.listen(unhandledOption(onUnhandledRequest)));
   hooks.afterEach(() => {
     server.resetHandlers();
     sandbox.reset();
   });
   hooks.afterAll(() => server.close());
   return { sandbox, server };
+}
+
+/** msw 3 removed `handleRequest` (and renamed the option): its absence tells the installed major. */
+export const MSW_MAJOR: 2 | 3 = 'handleRequest' in msw ? 2 : 3;
+
+type ListenOptions = NonNullable<Parameters<SetupServer['listen']>[0]>;
+
+/** The listen option for the installed msw: msw 3 ignores `onUnhandledRequest`, and an unmocked request would pass. */
+export function unhandledOption(value: UnhandledRequest, major: 2 | 3 = MSW_MAJOR): ListenOptions {
+  return (major === 3 ? { onUnhandledFrame: value } : { onUnhandledRequest: value }) as ListenOptions;
 }
 
 function globalHooks(): RunnerHooks {

@@ -26,7 +26,16 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   let stderr = '';
   const result = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env });
   if (result) running.push(result);
-  return { result, stdout, stderr };
+  // Getters: the request log keeps writing after main() resolves.
+  return {
+    result,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+  };
 }
 
 /** Starts `node dist/cli.js`; `waitFor` resolves with stdout once it matches; `exited` with the exit. */
@@ -182,5 +191,54 @@ describe('the executable', () => {
     const { code, signal: killedBy, stderr } = await cli.exited;
     expect({ code, killedBy, stderr }).toEqual({ code: 0, killedBy: null, stderr: `agent-work-sandbox: state saved to ${state}\n` });
     expect(JSON.parse(readFileSync(state, 'utf8')).format).toBe('agent-work-sandbox/state');
+  });
+});
+
+describe('the request log, PORT, exit codes (issue 13)', () => {
+  it('PORT is honoured when no flag and no AGENT_WORK_SANDBOX_PORT is given; the flag wins', async () => {
+    const { port, server } = await occupiedPort();
+    server.close();
+    await new Promise((r) => server.once('close', r));
+    const byPort = await run(['--quiet'], { PORT: String(port) });
+    expect(byPort.result!.server.port).toBe(port);
+    await byPort.result!.stop();
+    const byFlag = await run(['--quiet', '--port', '0'], { PORT: String(port) });
+    expect(byFlag.result!.server.port).not.toBe(port);
+  });
+
+  it('logs each request on stdout: method, path, status, ms, scenario, key masked; --log json; --quiet silences it', async () => {
+    const text = await run(['--port', '0']);
+    const key = text.result!.sandbox.keys.list('acc_demo')[0]!.key;
+    const base = `${text.result!.server.url}/api/v1`;
+    await (await fetch(`${base}/ext/agents?limit=1`, { headers: { Authorization: `Bearer ${key}`, 'X-Sandbox-Scenario': 'server-error' } })).text();
+    await expect.poll(() => text.stdout).toMatch(/\d\d:\d\d:\d\d GET \/api\/v1\/ext\/agents\?limit=1 500 [\d.]+ ms {2}ak_\w{4}… {2}\[server-error\]\n$/);
+    expect(text.stdout.trimEnd().split('\n').at(-1)).not.toContain(key); // the banner shows keys; the log never
+
+    const json = await run(['--port', '0', '--log', 'json']);
+    await (await fetch(`${json.result!.server.url}/api/v1/ext/usage`, { headers: { Authorization: 'Bearer ak_magic_rate_limited' } })).text();
+    await expect.poll(() => json.stdout).toMatch(/\}\n$/);
+    const line = JSON.parse(json.stdout.trimEnd().split('\n').at(-1)!);
+    expect(line).toMatchObject({ method: 'GET', path: '/api/v1/ext/usage', status: 429, scenario: 'rate-limited', key: 'ak_magi…' });
+    expect(typeof line.ms).toBe('number');
+
+    const quiet = await run(['--port', '0', '--quiet']);
+    await (await fetch(`${quiet.result!.server.url}/api/v1/ext/agents`)).text();
+    await new Promise((r) => setImmediate(r));
+    expect(quiet.stdout).toBe(`${quiet.result!.server.url}/api/v1\n`);
+  });
+
+  it('rejects --log with another format', async () => {
+    expect(((await run(['--log', 'xml']).catch((e: Error) => e)) as Error).message).toMatch(/--log must be text or json/);
+  });
+
+  it('a port in use exits 1 (not the usage code) with a message naming the port, without "--help"', async () => {
+    const { port, server } = await occupiedPort();
+    try {
+      const { code, stderr } = await spawnCli(['--port', String(port)]).exited;
+      expect(code).toBe(1);
+      expect(stderr).toBe(`agent-work-sandbox: Port ${port} on 127.0.0.1 is already in use. Choose another with --port or PORT (0 picks a free one).\n`);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -21,6 +21,8 @@ export interface CliConfig {
   webhooks: string[];
   taskRetention: number | undefined;
   quiet: boolean;
+  /** The request log on stdout: `text` (default) or `json` (one object a line); none with --quiet. */
+  log: 'text' | 'json';
 }
 
 export class UsageError extends Error {
@@ -33,7 +35,7 @@ export const HELP = `Usage: agent-work-sandbox [options]
 A local sandbox of the Agent Work Service API (base URL http://HOST:PORT/api/v1).
 
 Options (environment fallback in brackets):
-  -p, --port N            port to listen on; 0 picks a free one     [AGENT_WORK_SANDBOX_PORT]  (default ${DEFAULT_PORT})
+  -p, --port N            port to listen on; 0 picks a free one [AGENT_WORK_SANDBOX_PORT, PORT] (default ${DEFAULT_PORT})
       --host HOST         address to bind                           [AGENT_WORK_SANDBOX_HOST]  (default 127.0.0.1)
       --seed N            seed of every random choice               [AGENT_WORK_SANDBOX_SEED]  (default 1)
       --clock MODE        real | manual (moves only through the control API)                   (default real)
@@ -45,7 +47,8 @@ Options (environment fallback in brackets):
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
       --webhook URL       send signed task events to URL for the Pro and Enterprise accounts (repeatable)
       --task-retention N  finished tasks kept; the oldest beyond N are dropped (read 404)     (default 10000)
-  -q, --quiet             print only the base URL
+      --log FORMAT        the request log on stdout: text | json (one object a line)           (default text)
+  -q, --quiet             print only the base URL, no request log
   -h, --help              show this help
   -v, --version           show the version
 `;
@@ -98,6 +101,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         webhook: { type: 'string', multiple: true },
         'task-retention': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        log: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -115,9 +119,12 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   }
   const clock = v.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual') throw new UsageError(`--clock must be real or manual; got "${clock}".`);
+  const log = v.log ?? 'text';
+  if (log !== 'text' && log !== 'json') throw new UsageError(`--log must be text or json; got "${log}".`);
   return {
     command,
-    port: int('port', v.port ?? env[`${ENV_PREFIX}PORT`], DEFAULT_PORT, 0, 65535),
+    // The flag, then our variable, then the PORT convention of hosting platforms.
+    port: int('port', v.port ?? env[`${ENV_PREFIX}PORT`] ?? env.PORT, DEFAULT_PORT, 0, 65535),
     host: v.host ?? env[`${ENV_PREFIX}HOST`] ?? '127.0.0.1',
     seed: int('seed', v.seed ?? env[`${ENV_PREFIX}SEED`], 1, -(2 ** 31), 2 ** 31 - 1),
     clock,
@@ -130,5 +137,6 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     webhooks: (v.webhook ?? []).map(webhookUrl),
     taskRetention: v['task-retention'] === undefined ? undefined : int('task-retention', v['task-retention'], 10_000, 0, 1_000_000_000),
     quiet: v.quiet ?? false,
+    log,
   };
 }

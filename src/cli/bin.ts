@@ -12,9 +12,13 @@ const started = main(process.argv.slice(2), io);
 
 // The signal handlers are in place before the server starts, so a signal that arrives the moment the banner is out
 // still stops the server cleanly and saves the state.
-const stop = (signal: string) => {
+// One listener per signal, added once: Deno runs a listener added while a signal is being dispatched for that same
+// signal, so a "second signal" listener added inside the first would end the process at once (exit 1, no --state).
+let stopping = false;
+const stop = () => {
   // A second signal ends at once.
-  process.once(signal, () => process.exit(1));
+  if (stopping) process.exit(1);
+  stopping = true;
   started
     .then((run) => run?.stop())
     .then(
@@ -25,7 +29,7 @@ const stop = (signal: string) => {
       },
     );
 };
-process.once('SIGINT', () => stop('SIGINT'));
-process.once('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 
 started.catch(fail);

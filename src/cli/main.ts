@@ -12,6 +12,12 @@ import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, Stat
 import { SnapshotError } from '../model/state.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
+import { attachRequestLog } from './request-log.js';
+
+/** The server could not start (port in use, no permission, no such address): exit 1, not a usage error. */
+export class StartError extends Error {
+  override name = 'StartError';
+}
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -100,9 +106,9 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port (0 picks a free one).`);
-    if (code === 'EACCES') throw new UsageError(`No permission to listen on ${config.host}:${config.port}. Choose a port above 1023 with --port.`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host ${config.host}: the address is not available here.`);
+    if (code === 'EADDRINUSE') throw new StartError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port or PORT (0 picks a free one).`);
+    if (code === 'EACCES') throw new StartError(`No permission to listen on ${config.host}:${config.port}. Choose a port above 1023 with --port.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new StartError(`Cannot listen on host ${config.host}: the address is not available here.`);
     throw error;
   }
   io.stdout(config.quiet ? `${server.url}${sandbox.basePath}\n` : banner(sandbox, {
@@ -115,6 +121,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     exposed: !isLoopback(config.host),
     stateFile: config.state,
   }));
+  if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
   let stopped: Promise<void> | undefined;
   return {
     sandbox,

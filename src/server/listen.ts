@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -25,6 +25,8 @@ export interface SandboxServer extends RunningServer {
   /** The token the control API asks for, when one is needed. */
   controlToken: string | undefined;
   host: string;
+  /** The node:http server (the CLI's request log listens to its `request` events). */
+  httpServer: Server;
 }
 
 /**
@@ -110,6 +112,7 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
     port,
     host,
     controlToken,
+    httpServer: server,
     close: () =>
       new Promise<void>((resolve) => {
         // In-flight requests finish; idle keep-alive sockets close now, busy ones after their answer (or the grace).

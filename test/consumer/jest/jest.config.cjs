@@ -1,7 +1,5 @@
-// STACK.md's recipe: msw's CommonJS build requires ESM-only packages, which babel-jest transforms.
+// The whole Jest setup a consumer needs (README "Jest"): the package's preset. No babel config of its own.
 module.exports = {
-  testEnvironment: 'node',
+  preset: 'agent-work-sandbox',
   testMatch: ['**/jest/*.test.cjs'],
-  transform: { '\\.[cm]?js$': 'babel-jest' },
-  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft)/)'],
 };

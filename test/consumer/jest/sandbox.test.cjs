@@ -2,6 +2,8 @@
 const axios = require('axios');
 const { ERRORS, SCENARIO_NAMES } = require('agent-work-sandbox');
 const { setupSandbox } = require('agent-work-sandbox/vitest');
+const { version: mswVersion } = require('msw/package.json');
+const { withRealServer } = require('../unmocked.cjs');
 
 const BASE = 'https://api.agent-work.example/api/v1';
 // Jest's hooks are globals: no need to pass them.
@@ -38,5 +40,11 @@ describe('agent-work-sandbox from the tarball, Jest + CommonJS', () => {
     const magic = await axios.get(`${BASE}/ext/agents`, { headers: { Authorization: 'Bearer ak_magic_revoked_key' } }).catch((e) => e);
     expect(magic.response.status).toBe(401);
     expect(SCENARIO_NAMES).toContain('network-error');
+  });
+
+  test(`an unmocked request fails the test (msw ${mswVersion})`, async () => {
+    await withRealServer(async (url) => {
+      await expect(fetch(url)).rejects.toThrow();
+    });
   });
 });

@@ -3,6 +3,11 @@ import axios from 'axios';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, ERRORS } from 'agent-work-sandbox';
 import { setupSandbox } from 'agent-work-sandbox/vitest';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { withRealServer } = require('../unmocked.cjs');
+const { version: mswVersion } = require('msw/package.json');
 
 const BASE = 'https://api.agent-work.example/api/v1';
 const { sandbox, server } = setupSandbox({ clock: 'manual', hooks: { beforeAll, afterEach, afterAll } });
@@ -37,6 +42,12 @@ describe('agent-work-sandbox from the tarball, Vitest + ESM', () => {
     const res = await fetch(`${BASE}/ext/usage`, { headers: { Authorization: 'Bearer ak_magic_unavailable' } });
     expect(res.status).toBe(503);
     expect((await res.json()).error.code).toBe('service_unavailable');
+  });
+
+  it(`an unmocked request fails the test (msw ${mswVersion})`, async () => {
+    await withRealServer(async (url) => {
+      await expect(fetch(url)).rejects.toThrow();
+    });
   });
 
   it('network-error makes fetch and axios fail', async () => {

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// The newcomer's first ten minutes, as a script (CI runs it): clone the repository into a temporary directory, with an
+// empty npm cache and no system browser, and run the README's two "Set up" lines there.
+//   run line:  its `npm install` part, then the rest; time from starting it to the first answer of GET /api/v1/ext/agents
+//              (a first start interrupted with SIGINT right away comes before, and must not break the second)
+//   test line: as written (the whole suite, browser tests included); skipped with --no-test
+// Usage: node scripts/fresh-clone.mjs [--no-test] [--ref REF]   (REF: what to clone, default HEAD)
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const runTests = !args.includes('--no-test');
+const ref = args.includes('--ref') ? args[args.indexOf('--ref') + 1] : 'HEAD';
+
+/** The README's Set up block: exactly two command lines, comments dropped. */
+function setupLines() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /## Set up\n+```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!block) throw new Error('README.md has no ```sh block under "## Set up"');
+  const lines = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  if (lines.length !== 2) throw new Error(`README's Set up block has ${lines.length} lines, not 2: ${lines.join(' | ')}`);
+  return { run: lines[0], test: lines[1] };
+}
+
+const systemBrowser = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].find((name) =>
+  (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, name))),
+);
+
+const tmp = mkdtempSync(join(tmpdir(), 'aws-fresh-'));
+const repo = join(tmp, 'repo');
+const env = { ...process.env, npm_config_cache: join(tmp, 'npm-cache'), npm_config_update_notifier: 'false', NO_COLOR: '1' };
+for (const name of ['CHROMIUM_PATH', 'SKIP_BROWSER_TESTS', 'SKIP_CONSUMER_TESTS', 'PORT', 'AGENT_WORK_SANDBOX_PORT']) delete env[name];
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const results = [];
+const sh = (command, options = {}) => execFileSync('bash', ['-c', command], { cwd: repo, env, stdio: 'inherit', ...options });
+
+/** Starts the run line's command (after its install) on a free port; resolves with ms to the first answer. */
+function startServer(command, { interrupt = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    // PORT=0: a free port (the CLI honours PORT); the banner gives the URL.
+    const child = spawn('bash', ['-c', `exec ${command}`], { cwd: repo, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const stop = (signal) => process.kill(-child.pid, signal);
+    let out = '';
+    let answered = false;
+    const timer = setTimeout(() => (stop('SIGKILL'), reject(new Error(`no answer within 60 s:\n${out}`))), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (interrupt) resolve(code);
+      else if (!answered) reject(new Error(`the run line exited (${code}) before answering:\n${out}`));
+    });
+    if (interrupt) return setTimeout(() => stop('SIGINT'), 150);
+    child.stdout.on('data', async (chunk) => {
+      out += chunk;
+      const base = /Base URL\s+(\S+)/.exec(out)?.[1];
+      if (!base || answered) return;
+      answered = true;
+      const res = await fetch(`${base}/ext/agents`);
+      const ms = performance.now() - started;
+      if (res.status !== 401) return reject(new Error(`first answer ${res.status}, expected 401 (no key)`));
+      child.once('exit', (code) => (code === 0 ? resolve(ms) : reject(new Error(`the run line exited ${code} on SIGINT`))));
+      stop('SIGINT');
+    });
+  });
+}
+
+try {
+  const lines = setupLines();
+  console.log(`node ${process.version}, npm ${execFileSync('npm', ['--version'], { env }).toString().trim()}; system browser on PATH: ${systemBrowser ?? 'none'}`);
+  execFileSync('git', ['clone', '--quiet', '--no-local', ROOT, repo], { stdio: 'inherit' });
+  if (ref !== 'HEAD') execFileSync('git', ['checkout', '--quiet', ref], { cwd: repo, stdio: 'inherit' });
+  const [install, ...rest] = lines.run.split('&&').map((s) => s.trim());
+  if (install !== 'npm install' || rest.length !== 1) throw new Error(`unexpected run line: ${lines.run}`);
+
+  console.log(`== ${install}  (empty npm cache: ${env.npm_config_cache})`);
+  let t = performance.now();
+  sh(`${install} --no-audit --no-fund 2>&1 | tee ${join(tmp, 'install.log')}`);
+  results.push(['`npm install` (empty cache; builds dist/)', seconds(performance.now() - t)]);
+  const warnings = readFileSync(join(tmp, 'install.log'), 'utf8').split('\n').filter((l) => /install-scripts|EBADENGINE/.test(l));
+  if (warnings.length) throw new Error(`npm install warned:\n${warnings.join('\n')}`);
+
+  console.log(`== ${rest[0]}: a first start interrupted at once, then a start timed to its first answer`);
+  await startServer(rest[0], { interrupt: true });
+  const first = await startServer(rest[0]);
+  results.push([`\`${rest[0]}\` → first answer`, `${Math.round(first)} ms`]);
+  if (first > 1000) throw new Error(`the first answer took ${Math.round(first)} ms (> 1 s)`);
+
+  if (runTests) {
+    console.log(`== ${lines.test}`);
+    t = performance.now();
+    sh(lines.test);
+    results.push([`\`${lines.test}\` (install done; whole suite, browser tests on)`, seconds(performance.now() - t)]);
+  }
+  console.log('\n| step (fresh clone, empty npm cache, no system browser) | time |\n|---|---|');
+  for (const [step, time] of results) console.log(`| ${step} | ${time} |`);
+} catch (error) {
+  console.error(`fresh-clone: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
