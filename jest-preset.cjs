@@ -2,12 +2,11 @@
 // your own. Jest's module system cannot load ES modules through require(); msw 2's CommonJS build requires a few
 // ESM-only packages, and msw 3 is ESM-only. The transformer below turns ES modules under node_modules into
 // CommonJS (and leaves CommonJS files as they are); your own files keep Jest's default transform (babel-jest).
-module.exports = {
-  testEnvironment: 'node',
-  transform: {
-    '[\\\\/]node_modules[\\\\/].+\\.[cm]?js$': require.resolve('./jest-transform.cjs'),
-    '\\.[jt]sx?$': 'babel-jest',
-  },
-  // Jest skips node_modules by default; the transformer decides per file instead.
-  transformIgnorePatterns: ['\\.pnp\\.[^\\\\/]+$'],
+// (One `exports.x =` a field, so that Node sees the named exports an ESM import of it would expect.)
+exports.testEnvironment = 'node';
+exports.transform = {
+  '[\\\\/]node_modules[\\\\/].+\\.[cm]?js$': require.resolve('./jest-transform.cjs'),
+  '\\.[jt]sx?$': 'babel-jest',
 };
+// Jest skips node_modules by default; the transformer decides per file instead.
+exports.transformIgnorePatterns = ['\\.pnp\\.[^\\\\/]+$'];

@@ -48,9 +48,9 @@ function startServer(command, { interrupt = false } = {}) {
     let out = '';
     let answered = false;
     const timer = setTimeout(() => (stop('SIGKILL'), reject(new Error(`no answer within 60 s:\n${out}`))), 60_000);
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (interrupt) resolve(code);
+      if (interrupt) resolve(code ?? signal);
       else if (!answered) reject(new Error(`the run line exited (${code}) before answering:\n${out}`));
     });
     if (interrupt) return setTimeout(() => stop('SIGINT'), 150);
@@ -62,7 +62,8 @@ function startServer(command, { interrupt = false } = {}) {
       const res = await fetch(`${base}/ext/agents`);
       const ms = performance.now() - started;
       if (res.status !== 401) return reject(new Error(`first answer ${res.status}, expected 401 (no key)`));
-      child.once('exit', (code) => (code === 0 ? resolve(ms) : reject(new Error(`the run line exited ${code} on SIGINT`))));
+      // npm passes the signal to the CLI (which closes and exits 0), then ends itself by the same signal.
+      child.once('exit', (code, signal) => (code === 0 || signal === 'SIGINT' ? resolve(ms) : reject(new Error(`the run line exited ${code ?? signal} on SIGINT`))));
       stop('SIGINT');
     });
   });
