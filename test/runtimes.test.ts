@@ -26,15 +26,15 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const RUNTIMES = [
-  ['Bun', () => [join(dir, 'node_modules/.bin/bun'), CLI]],
-  ['Deno', () => [join(dir, 'node_modules/.bin/deno'), 'run', '-A', CLI]],
-] as const;
+const RUNTIMES: Array<[string, () => { bin: string; args: string[] }]> = [
+  ['Bun', () => ({ bin: join(dir, 'node_modules/.bin/bun'), args: [CLI] })],
+  ['Deno', () => ({ bin: join(dir, 'node_modules/.bin/deno'), args: ['run', '-A', CLI] })],
+];
 
 describe.skipIf(!RUN).each(RUNTIMES)('the CLI under %s', (_name, command) => {
   it.each(['SIGTERM', 'SIGINT'] as const)('serves, and on %s saves --state and exits 0', async (signal) => {
     const state = join(dir, `state-${_name}-${signal}.json`);
-    const [bin, ...args] = command();
+    const { bin, args } = command();
     const child = spawn(bin, [...args, '--port', '0', '--quiet', '--state', state], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

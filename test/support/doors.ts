@@ -4,6 +4,7 @@
  */
 import { setupServer } from 'msw/node';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
+import { unhandledOption } from '../../src/vitest.js';
 
 export interface CallOptions {
   /** Sent as `Authorization: Bearer <key>` unless `headers.Authorization` is given. */
@@ -83,7 +84,7 @@ export const IN_PROCESS_BASE = 'https://agent-work.test/api/v1';
 export function inProcess(options: SandboxOptions = {}): Door {
   const sandbox = createSandbox(options);
   const server = setupServer(...sandbox.handlers);
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen(unhandledOption('error')); // onUnhandledRequest on msw 2, onUnhandledFrame on msw 3
   return { name: 'in-process', sandbox, baseUrl: IN_PROCESS_BASE, call: makeCall(IN_PROCESS_BASE, options), close: async () => server.close() };
 }
 
