@@ -1,7 +1,9 @@
 /** agent-work-sandbox/vitest: setupSandbox wires listen / reset / close into the runner's hooks. */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setupSandbox } from '../src/vitest.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MSW_MAJOR, setupSandbox, unhandledOption } from '../src/vitest.js';
 
 const { sandbox, server } = setupSandbox({
   clock: 'manual',
@@ -32,8 +34,21 @@ describe('setupSandbox', () => {
     expect(await (await fetch('https://status.example.test/health')).json()).toEqual({ ok: true });
   });
 
-  it("refuses a request no handler serves (onUnhandledRequest: 'error')", async () => {
-    await expect(fetch('https://elsewhere.example.test/')).rejects.toThrow();
+  it(`refuses a request no handler serves, even one a real server would answer (msw ${MSW_MAJOR})`, async () => {
+    const real = createServer((req, res) => res.end('reached the network'));
+    await new Promise<void>((resolve) => real.listen(0, '127.0.0.1', resolve));
+    try {
+      await expect(fetch(`http://127.0.0.1:${(real.address() as AddressInfo).port}/`)).rejects.toThrow();
+    } finally {
+      real.closeAllConnections();
+      await new Promise((resolve) => real.close(resolve));
+    }
+  });
+
+  it('passes the unhandled-request option under the name of the installed msw major', () => {
+    expect(unhandledOption('error', 2)).toEqual({ onUnhandledRequest: 'error' });
+    expect(unhandledOption('warn', 3)).toEqual({ onUnhandledFrame: 'warn' });
+    expect(MSW_MAJOR).toBe(Number(process.env.EXPECT_MSW_MAJOR ?? 2));
   });
 
   it('without hooks and without runner globals, says how to pass them', () => {
