@@ -7,7 +7,7 @@
 // Usage: node scripts/fresh-clone.mjs [--no-test] [--ref REF]   (REF: what to clone, default HEAD)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -87,8 +87,13 @@ try {
   console.log(`== ${rest[0]}: a first start interrupted at once, then a start timed to its first answer`);
   await startServer(rest[0], { interrupt: true });
   const first = await startServer(rest[0]);
-  results.push([`\`${rest[0]}\` → first answer`, `${Math.round(first)} ms`]);
-  if (first > 1000) throw new Error(`the first answer took ${Math.round(first)} ms (> 1 s)`);
+  // For scale on a busy machine: a bare `node -e 0` started the same way, and the load average.
+  t = performance.now();
+  execFileSync(process.execPath, ['-e', '0']);
+  const bare = performance.now() - t;
+  results.push([`\`${rest[0]}\` → first answer (bare \`node -e 0\`: ${Math.round(bare)} ms; load ${loadavg()[0].toFixed(1)})`, `${Math.round(first)} ms`]);
+  const budget = Number(process.env.FIRST_ANSWER_BUDGET_MS ?? 1000);
+  if (first > budget) throw new Error(`the first answer took ${Math.round(first)} ms (> ${budget} ms; bare node took ${Math.round(bare)} ms)`);
 
   if (runTests) {
     console.log(`== ${lines.test}`);

@@ -48,7 +48,7 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('the Vitest suite (ESM, import) passes', async () => {
     const { stdout } = await sh('npx', ['vitest', 'run', '--config', 'vitest/vitest.config.mjs'], dir, SUITE_MS);
