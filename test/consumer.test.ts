@@ -57,7 +57,7 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
 
   it('the Jest suite (CommonJS, require) passes', async () => {
     const { stderr } = await sh('npx', ['jest', '--config', 'jest/jest.config.cjs', '--rootDir', '.', '--ci'], dir, SUITE_MS);
-    expect(stderr).toMatch(/Tests:\s+5 passed, 5 total/);
+    expect(stderr).toMatch(/Tests:\s+6 passed, 6 total/);
     expect(stderr).toContain(`an unmocked request fails the test (msw ${MSW.startsWith('msw@^3') ? '3.' : '2.'}`);
   }, SUITE_MS);
 

@@ -42,6 +42,11 @@ describe('agent-work-sandbox from the tarball, Jest + CommonJS', () => {
     expect(SCENARIO_NAMES).toContain('network-error');
   });
 
+  test('the fixture sets and their JSON Schema are reachable through exports', () => {
+    expect(require('agent-work-sandbox/fixtures/fixture-set.schema.json').type).toBe('object');
+    expect(require('agent-work-sandbox/fixtures/marketplace.json').agents.length).toBeGreaterThan(0);
+  });
+
   test(`an unmocked request fails the test (msw ${mswVersion})`, async () => {
     await withRealServer(async (url) => {
       await expect(fetch(url)).rejects.toThrow();
