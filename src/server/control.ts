@@ -5,7 +5,7 @@ import { SandboxError } from '../errors.js';
 import { ClockError } from '../model/clock.js';
 import { SnapshotError } from '../model/state.js';
 import { ScenarioError } from '../scenarios/active.js';
-import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
 import { createOpenApiDocument } from '../core/openapi.js';

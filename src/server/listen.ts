@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { SlowPaths } from './app.js';
 import { isLoopback } from './loopback.js';
 import { ERRORS, errorBody } from '../rules/errors.js';
-import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox.js';
+import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox-types.js';
 import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 
