@@ -17,10 +17,10 @@ import type { JournalEntry, RequestFilter } from './core/journal.js';
 import type { PlainRequest, PlainResponse } from './core/types.js';
 import type { accountView, taskView } from './core/views.js';
 import type { ScenarioScope } from './scenarios/active.js';
-import type { ScenarioOptions } from './scenarios/catalog.js';
+import type { ScenarioName, ScenarioOptions } from './scenarios/catalog.js';
 import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
 /** A scenario to start with: a name, or a name with options and a scope. */
-export type ScenarioSpec = string | ({ name: string; options?: ScenarioOptions } & ScenarioScope);
+export type ScenarioSpec = ScenarioName | ({ name: ScenarioName; options?: ScenarioOptions } & ScenarioScope);
 
 
 export interface SandboxOptions {
@@ -97,7 +97,7 @@ export interface SandboxCore {
   /** Back to the initial state: fixtures, clock, rate buckets, scenarios, journal. */
   reset(): void;
   /** Applies a scenario (to the whole sandbox, an account or a key); returns a function that undoes it. */
-  useScenario(name: string, options?: ScenarioOptions & ScenarioScope): () => void;
+  useScenario(name: ScenarioName, options?: ScenarioOptions & ScenarioScope): () => void;
   /** Removes every scenario in force (or those of one scope). */
   clearScenarios(scope?: ScenarioScope): void;
   readonly keys: {

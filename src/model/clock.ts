@@ -1,3 +1,4 @@
+import { ClockError } from '../errors.js';
 import ms from 'ms';
 
 export type ClockMode = 'real' | 'manual';
@@ -16,9 +17,7 @@ export interface Clock {
 /** Where a manual clock starts unless told otherwise. */
 export const MANUAL_CLOCK_START = Date.parse('2026-01-01T00:00:00.000Z');
 
-export class ClockError extends Error {
-  override name = 'ClockError';
-}
+export { ClockError };
 
 export function parseDuration(by: number | string): number {
   const value = typeof by === 'number' ? by : (ms as (s: string) => number | undefined)(by.trim());

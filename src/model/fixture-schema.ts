@@ -1,3 +1,4 @@
+import { FixtureError } from '../errors.js';
 import { z } from 'zod';
 import { MODEL_IDS } from './models.js';
 import { PLAN_IDS } from './plans.js';
@@ -60,9 +61,7 @@ export type FixtureAccount = z.infer<typeof FixtureAccountSchema>;
 export type FixtureKey = z.infer<typeof FixtureKeySchema>;
 export type FixtureAgent = z.infer<typeof FixtureAgentSchema>;
 
-export class FixtureError extends Error {
-  override name = 'FixtureError';
-}
+export { FixtureError };
 
 /**
  * Validates a fixture set; throws a FixtureError whose message names the source, the path in it and what is wrong.
