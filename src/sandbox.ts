@@ -26,7 +26,7 @@ import { loadServer } from './load-server.js';
 export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox-types.js';
 export type { FixtureSetName } from './model/fixture-sets.js';
 
-export const DEFAULT_TASK_RETENTION = 10_000;
+const DEFAULT_TASK_RETENTION = 10_000;
 
 const DEFAULT_ACCOUNT = 'acc_demo';
 

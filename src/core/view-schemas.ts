@@ -34,7 +34,7 @@ export const AgentListSchema = z.strictObject({
   next_cursor: z.string().nullable().describe('Pass as `?cursor=` to get the next page; null on the last page.'),
 }).describe('One page of the catalog, oldest agent first.');
 
-export const TaskErrorSchema = z.strictObject({ code: z.string(), message: z.string() });
+const TaskErrorSchema = z.strictObject({ code: z.string(), message: z.string() });
 
 export const TaskSchema = z.strictObject({
   id: z.string().describe('Task identifier (`task_…`).'),

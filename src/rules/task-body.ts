@@ -3,7 +3,7 @@ import { MODEL_IDS } from '../model/models.js';
 import { PRIORITIES } from '../model/types.js';
 import { ApiError } from './errors.js';
 
-export const MAX_DESCRIPTION_CHARS = 100_000;
+const MAX_DESCRIPTION_CHARS = 100_000;
 /** Bodies over 1 MiB answer 413 `request_too_large`. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -18,7 +18,7 @@ export interface ActiveScenario {
 
 export { ScenarioError };
 
-export function assertScenario(name: string): void {
+function assertScenario(name: string): void {
   if (!findScenario(name)) {
     throw new ScenarioError(`Unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
   }

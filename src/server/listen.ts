@@ -10,8 +10,8 @@ import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** After `close()`, how long requests still in flight may take before their sockets are cut. */
 const CLOSE_GRACE_MS = 10_000;
 
