@@ -2,7 +2,7 @@
  * docs/architecture.md, enforced: which folder of src/ may import which (static, dynamic and type imports alike), and
  * the browser-safe entries reach no `node:` module and nothing of the server. Cycles: `npm run check:cycles` (madge).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -92,6 +92,19 @@ describe('architecture (docs/architecture.md)', () => {
       expect(reached, entry).toEqual([]);
       expect(seen.size).toBeGreaterThan(30);
     }
+  });
+
+  it('comments cite only files in the repository', () => {
+    const ROOT = join(SRC, '..');
+    const missing: string[] = [];
+    for (const file of ALL) {
+      const text = readFileSync(file, 'utf8');
+      if (/\bCONTRACT\b|STACK\.md|STYLE\.md/.test(text)) missing.push(`${relative(SRC, file)} cites a document outside the repository`);
+      for (const m of text.matchAll(/\b((?:docs|test|src|bench|examples|scripts|fixtures)\/[\w./-]+\.(?:md|ts|mjs|json))\b/g)) {
+        if (!existsSync(join(ROOT, m[1]!))) missing.push(`${relative(SRC, file)} → ${m[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('the checker sees a forbidden import (a test that can fail)', () => {

@@ -21,7 +21,7 @@ export interface Scenario<Name extends string = string> {
 
 const scenario = <const Name extends string>(name: Name, description: string, effects: Scenario['effects']): Scenario<Name> => ({ name, description, reaches: name.startsWith('webhook-') ? 'webhooks' : 'api', effects });
 
-/** The catalogue of CONTRACT §6 (a tuple, so that `ScenarioName` is the union of its names). */
+/** The catalogue of scenarios, docs/scenarios.md (a tuple, so that `ScenarioName` is the union of its names). */
 export const SCENARIOS = [
   scenario('out-of-credits', 'The spendable balance is zero: POST /ext/tasks answers 402 insufficient_credits. Reads still work.', () => ({ outOfCredits: true })),
   scenario('rate-limited', 'Every request answers 429 rate_limit_exceeded with X-RateLimit-Remaining: 0, a Reset in the future and Retry-After.', () => ({ rateLimited: true })),

@@ -24,7 +24,7 @@ function object(body: unknown): Record<string, unknown> {
 }
 
 /**
- * The control API of CONTRACT §7 under `/__sandbox`: no API key, no rate limit, not counted in usage.
+ * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
  */
 export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
   const router = express.Router();
