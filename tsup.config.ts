@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
-// The library: runtime-neutral entry, plus `vitest` (the test-runner helper, `agent-work-sandbox/vitest`, Node: it
-// uses msw/node). Declarations for both formats; the Node server is a lazily loaded chunk.
+// The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
+// `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
+// both formats.
 const library = {
-  entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' },
+  entry: { index: 'src/index.ts', browser: 'src/browser.ts', server: 'src/server.ts', vitest: 'src/vitest.ts' },
   dts: true,
   // No source maps in the package: they were 60 % of the tarball and carried the build machine's paths.
   sourcemap: false,

@@ -26,21 +26,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
 export { createSandboxCore };
 export type { SandboxCore, SandboxOptions, FixtureSetName, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
-export { SandboxError } from './errors.js';
-export { ERRORS, ERROR_CODES, API_DOC_ERROR_CODES, ApiError, type ErrorCode } from './rules/errors.js';
+export { SandboxError, ApiError, FixtureError, ClockError, SnapshotError, ScenarioError, StateFileError, UsageError, WebhookTimeoutError, type SandboxErrorCode } from './errors.js';
+export { ERRORS, ERROR_CODES, API_DOC_ERROR_CODES, type ErrorCode } from './rules/errors.js';
 export { PLANS, PLAN_IDS, type Plan, type PlanId } from './model/plans.js';
 export { MODELS, MODEL_IDS, DEFAULT_MODEL, type Model, type ModelId } from './model/models.js';
 export { SCOPES, type Scope } from './model/scopes.js';
 export { PRIORITIES, TASK_STATUSES, ENDPOINTS, type Priority, type TaskStatus, type Endpoint } from './model/types.js';
-export { SCENARIOS, SCENARIO_NAMES, API_SCENARIO_NAMES, type Scenario, type ScenarioOptions } from './scenarios/catalog.js';
+export { SCENARIOS, SCENARIO_NAMES, API_SCENARIO_NAMES, type Scenario, type ScenarioName, type ScenarioOptions } from './scenarios/catalog.js';
 export type { ScenarioScope } from './scenarios/active.js';
 export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
-export { parseFixtureSet, FixtureSetSchema, FixtureError, type FixtureSet } from './model/fixture-schema.js';
+export { parseFixtureSet, FixtureSetSchema, type FixtureSet } from './model/fixture-schema.js';
 export { FIXTURE_SET_NAMES } from './model/fixture-sets.js';
-export { SnapshotError, type StateSnapshot } from './model/state.js';
+export type { StateSnapshot } from './model/state.js';
 export { TaskBodySchema } from './rules/task-body.js';
 export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
+export type { Agent, AgentPage, Task, Usage, ErrorBody } from './core/api-types.js';
 export type { Overview, OverviewOptions } from './core/overview.js';
 export type { JournalEntry, RequestFilter } from './core/journal.js';
 export type { Clock, ClockMode } from './model/clock.js';

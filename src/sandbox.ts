@@ -1,154 +1,32 @@
 import type { Faker } from '@faker-js/faker';
-import type { RequestHandler } from 'msw';
-import { createClock, type Clock, type ClockMode } from './model/clock.js';
+import { createClock } from './model/clock.js';
 import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/default-fixtures.js';
-import { FixtureError, parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+import { FixtureError, parseFixtureSet } from './model/fixture-schema.js';
 import { bundledFixtureSet } from './model/fixture-sets.js';
 import { usdToNano } from './model/money.js';
-import { isPlanId, PLANS, type PlanId } from './model/plans.js';
+import { isPlanId, PLANS } from './model/plans.js';
 import { seededId, seededKey } from './model/random.js';
 import { isScope, type Scope } from './model/scopes.js';
-import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State, type StateSnapshot } from './model/state.js';
+import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State } from './model/state.js';
 import { periodBounds } from './rules/period.js';
 import { dropBeyondRetention, finish } from './rules/tasks.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
-import { overview, type Overview, type OverviewOptions } from './core/overview.js';
-import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, maskKeys, type JournalEntry, type RequestFilter } from './core/journal.js';
-import type { PlainRequest, PlainResponse } from './core/types.js';
+import { overview } from './core/overview.js';
+import { Journal, DEFAULT_JOURNAL_SIZE, matchesFilter, maskKeys } from './core/journal.js';
 import { accountView, taskView } from './core/views.js';
 import { ActiveScenarios, type ScenarioScope } from './scenarios/active.js';
-import { findScenario, SCENARIO_NAMES, type ScenarioOptions } from './scenarios/catalog.js';
+import { findScenario, SCENARIO_NAMES } from './scenarios/catalog.js';
 import { SandboxError } from './errors.js';
-import type { TaskError } from './model/types.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
-import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
+import type { CreatedKey, SandboxCore, SandboxOptions } from './sandbox-types.js';
+import { loadServer } from './load-server.js';
 
-/** A scenario to start with: a name, or a name with options and a scope. */
-export type ScenarioSpec = string | ({ name: string; options?: ScenarioOptions } & ScenarioScope);
+export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox-types.js';
+export type { FixtureSetName } from './model/fixture-sets.js';
 
-/** The fixture sets bundled with the library. */
-export type FixtureSetName = 'default' | 'marketplace' | 'empty';
-
-export interface SandboxOptions {
-  /** Drives every random choice (catalog, keys, ids, tokens, timings). Default 1. */
-  seed?: number;
-  /**
-   * A bundled set by name (`'default'` generated from the seed, `'marketplace'`, `'empty'`) or a fixture set object
-   * (validated). Default: `'default'`.
-   */
-  fixtures?: FixtureSetName | FixtureSet | unknown;
-  /** The API's {base_url}, e.g. `https://api.example.com/api/v1`. Default: any origin + `/api/v1`. */
-  baseUrl?: string;
-  /** `real` (default) or `manual`: a manual clock moves only by `clock.advance` / `clock.set`. */
-  clock?: ClockMode;
-  /** Start time of the clock (manual default: 2026-01-01T00:00:00Z). */
-  now?: Date | string | number;
-  /** Scenarios in force from the start (and again after `reset()`). */
-  scenarios?: ScenarioSpec[];
-  /** How many handled requests the journal keeps. Default 1000. */
-  journalSize?: number;
-  /** Requests per minute per client without a valid key. Default 60. */
-  anonymousRpm?: number;
-  /** Task timings (queued, running range), in ms. */
-  taskTimings?: Partial<TaskTimings>;
-  /**
-   * Your own msw handlers, for endpoints the API document does not show yet: a request under the base path that no
-   * route of the API matches goes to them after the key and rate checks, and their answers get the rate-limit headers
-   * and keep the error shape. Used by `sandbox.handlers` and by `listen()`.
-   */
-  handlers?: RequestHandler[];
-  /** Webhooks: low-balance threshold, retries, endpoints registered from the start. */
-  webhooks?: WebhookOptions;
-  /**
-   * How many finished (completed or failed) tasks are kept. Beyond it the tasks that finished first are dropped and
-   * read 404, so a long-running sandbox does not grow without end. Default 10,000; `Infinity` keeps all.
-   */
-  taskRetention?: number;
-}
-
-export const DEFAULT_TASK_RETENTION = 10_000;
-
-export interface CreatedKey {
-  id: string;
-  key: string;
-  accountId: string;
-  scopes: Scope[];
-}
-
-export type AccountView = ReturnType<typeof accountView>;
-export type TaskView = ReturnType<typeof taskView>;
-
-export interface ListenOptions {
-  /** Your own msw handlers (default: the sandbox's `handlers` option). */
-  handlers?: RequestHandler[];
-  port?: number;
-  host?: string;
-  /** Required on the control API when set (always required when host is not a loopback address). */
-  controlToken?: string;
-  /** Time a client has to send the request headers, ms (default 10,000): slow clients are cut off. */
-  headersTimeoutMs?: number;
-  /** Time a client has to send the whole request, ms (default 30,000). */
-  requestTimeoutMs?: number;
-}
-
-export interface RunningServer {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
-/** One sandbox without its msw door: state, clock, scenarios, the request core. The CLI runs on this. */
-export interface SandboxCore {
-  /** The transport-neutral core: a plain request in, a plain response out. */
-  handle(req: PlainRequest): PlainResponse;
-  /** Back to the initial state: fixtures, clock, rate buckets, scenarios, journal. */
-  reset(): void;
-  /** Applies a scenario (to the whole sandbox, an account or a key); returns a function that undoes it. */
-  useScenario(name: string, options?: ScenarioOptions & ScenarioScope): () => void;
-  /** Removes every scenario in force (or those of one scope). */
-  clearScenarios(scope?: ScenarioScope): void;
-  readonly keys: {
-    create(input: { accountId?: string; scopes: Scope[]; label?: string }): CreatedKey;
-    revoke(idOrKey: string): void;
-    /** Every key (of one account), with the scenarios scoped to it (a magic key's scenario, `useScenario({ keyId })`). */
-    list(accountId?: string): (CreatedKey & { revoked: boolean; label: string; scenarios: string[] })[];
-  };
-  readonly accounts: {
-    list(): AccountView[];
-    get(id: string): AccountView | undefined;
-    update(id: string, patch: { plan?: PlanId; balanceUsd?: number; limits?: { rpm?: number | null; tpm?: number | null } }): AccountView;
-    create(input?: { plan?: PlanId; balanceUsd?: number; name?: string }): { account: AccountView; key: CreatedKey };
-  };
-  readonly clock: Clock;
-  readonly tasks: {
-    get(id: string): TaskView | undefined;
-    list(accountId?: string): TaskView[];
-    complete(id: string, result?: unknown): TaskView;
-    fail(id: string, error?: TaskError): TaskView;
-  };
-  /** The journal of handled requests (bounded), newest last. */
-  readonly requests: JournalEntry[];
-  /**
-   * The journal entries that match every given field, newest last.
-   * @example sandbox.findRequests({ method: 'POST', path: '/ext/tasks', status: 402 })
-   */
-  findRequests(filter?: RequestFilter): JournalEntry[];
-  /** Empties the journal. */
-  clearRequests(): void;
-  /** One read of everything the inspector page shows (newest tasks and requests first). */
-  overview(options?: OverviewOptions): Overview;
-  snapshot(): StateSnapshot;
-  restore(snapshot: StateSnapshot | unknown): void;
-  /** Starts the HTTP server of the CLI on this sandbox (Node only). */
-  listen(options?: ListenOptions): Promise<RunningServer>;
-  /** Signed task events (Standard Webhooks 1.0) for Pro and Enterprise accounts: endpoints, deliveries, replay. */
-  readonly webhooks: SandboxWebhooks;
-  readonly seed: number;
-  readonly baseUrl: string | undefined;
-  readonly basePath: string;
-}
+const DEFAULT_TASK_RETENTION = 10_000;
 
 const DEFAULT_ACCOUNT = 'acc_demo';
 
@@ -368,7 +246,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     restore(snapshot) {
       const next = fromSnapshot(snapshot);
-      const snap = snapshot as StateSnapshot;
+      const snap = snapshot;
       engine.state = next;
       dropBeyondRetention(engine);
       if (Number.isSafeInteger(snap.seed)) engine.seed = snap.seed;
@@ -376,7 +254,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       else settle(engine);
     },
     async listen(listenOptions = {}) {
-      const { listen } = await import('./server/listen.js');
+      const { listen } = await loadServer();
       return listen(sandbox, { handlers: options.handlers, ...listenOptions });
     },
     webhooks: hooks,

@@ -5,7 +5,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSandbox } from '../src/index.js';
+import { createSandbox, type ScenarioName } from '../src/index.js';
 import { keyOf } from './support/doors.js';
 
 const shared = createSandbox({ clock: 'manual' });
@@ -17,7 +17,7 @@ const URL = 'https://api.example.test/api/v1';
 const get = (key: string, path = '/ext/agents') => fetch(`${URL}${path}`, { headers: { Authorization: `Bearer ${key}` } });
 
 it.concurrent('two boundaries serve two sandboxes with opposite scenarios, concurrently', async () => {
-  const run = (scenario: string, expected: number) =>
+  const run = (scenario: ScenarioName, expected: number) =>
     server.boundary(async () => {
       const sandbox = createSandbox({ clock: 'manual', scenarios: [scenario] });
       server.use(...sandbox.handlers);

@@ -68,7 +68,9 @@ describe('bundled sets by name', () => {
   });
 
   it('an unknown name is an error that lists the bundled sets', () => {
+    // @ts-expect-error a misspelt name on purpose: checked at run time
     expect(() => createSandbox({ fixtures: 'marketpalce' })).toThrow(FixtureError);
+    // @ts-expect-error a misspelt name on purpose: checked at run time
     expect(() => createSandbox({ fixtures: 'marketpalce' })).toThrow(/Unknown fixture set "marketpalce".*default, marketplace, empty/);
   });
 

@@ -47,6 +47,7 @@ describe('magic keys', () => {
     fixtures.keys[0]!.scenario = 'rate-limitted';
     expect(() => createSandbox({ fixtures })).toThrow(FixtureError);
     expect(() => createSandbox({ fixtures })).toThrow(/keys\[0\]\.scenario: unknown scenario "rate-limitted"/);
+    // @ts-expect-error a wrong type on purpose: checked at run time
     expect(() => createSandbox({ fixtures: { ...base(), keys: [{ ...base().keys[0], scenario: 3 }] } })).toThrow(FixtureError);
   });
 

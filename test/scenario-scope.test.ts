@@ -113,7 +113,9 @@ describe('composition', () => {
 
 describe('bad scenario names', () => {
   it('useScenario throws a ScenarioError naming the known scenarios', () => {
+    // @ts-expect-error a misspelt name on purpose: checked at run time
     expect(() => door.sandbox.useScenario('rate-limitted')).toThrow(ScenarioError);
+    // @ts-expect-error a misspelt name on purpose: checked at run time
     expect(() => door.sandbox.useScenario('rate-limitted')).toThrow(/rate-limited/);
   });
 

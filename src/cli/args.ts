@@ -1,6 +1,7 @@
+import { UsageError } from '../errors.js';
 import { parseArgs } from 'node:util';
 import type { ClockMode } from '../model/clock.js';
-import { findScenario, SCENARIO_NAMES } from '../scenarios/catalog.js';
+import { findScenario, SCENARIO_NAMES, type ScenarioName } from '../scenarios/catalog.js';
 
 export const DEFAULT_PORT = 4747;
 export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
@@ -11,7 +12,7 @@ export interface CliConfig {
   host: string;
   seed: number;
   clock: ClockMode;
-  scenarios: string[];
+  scenarios: ScenarioName[];
   fixtures: string | undefined;
   state: string | undefined;
   handlers: string | undefined;
@@ -25,9 +26,7 @@ export interface CliConfig {
   log: 'text' | 'json';
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 export const HELP = `Usage: agent-work-sandbox [options]
        agent-work-sandbox fixtures export [--seed N]   print the default fixture set as JSON
@@ -53,12 +52,13 @@ Options (environment fallback in brackets):
   -v, --version           show the version
 `;
 
-function scenarioNames(values: string[]): string[] {
+function scenarioNames(values: string[]): ScenarioName[] {
   const names = values.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  for (const name of names) {
-    if (!findScenario(name)) throw new UsageError(`--scenario: unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
-  }
-  return names;
+  return names.map((name) => {
+    const found = findScenario(name);
+    if (!found) throw new UsageError(`--scenario: unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
+    return found.name;
+  });
 }
 
 function int(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

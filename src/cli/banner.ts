@@ -1,5 +1,5 @@
 import { PLANS } from '../model/plans.js';
-import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 
 export interface BannerInfo {
   version: string;

@@ -3,13 +3,14 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
 import { version } from '../../package.json';
-import { createSandboxCore as createSandbox, type SandboxCore as Sandbox } from '../sandbox.js';
+import { createSandboxCore as createSandbox } from '../sandbox.js';
+import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import { generateDefaultFixtures } from '../model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
-import { isFixtureSetName } from '../model/fixture-sets.js';
+import { isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
 import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
-import { SnapshotError } from '../model/state.js';
+import { SnapshotError, type StateSnapshot } from '../model/state.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
@@ -33,7 +34,7 @@ export interface CliRun {
 }
 
 /** `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. */
-function fixturesOption(value: string): string | FixtureSet {
+function fixturesOption(value: string): FixtureSetName | FixtureSet {
   return isFixtureSetName(value) ? value : parseFixtureSet(readFixtures(value), value);
 }
 
@@ -94,7 +95,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     const saved = loadStateFile(config.state);
     if (saved !== undefined) {
       try {
-        sandbox.restore(saved);
+        sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
       } catch (error) {
         if (!(error instanceof SnapshotError)) throw error;
         throw new StateFileError(`The state file ${config.state} cannot be loaded: ${error.message.replace(/\n/g, '\n  ')}\nIt was left untouched; move it away, fix it, or pass another --state file.`);

@@ -24,7 +24,7 @@ interface Caller {
 }
 
 /**
- * The request core: a plain request in, a plain response out. Runs the checks of CONTRACT §3 in order
+ * The request core: a plain request in, a plain response out. Runs the checks in the order of README.md, "Errors"
  * (key → rate → route → scope → body → resource → money and tokens), then the route; every answer, error or not,
  * leaves through `finish`, which sets the rate-limit headers.
  */

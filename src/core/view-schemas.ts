@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MODEL_IDS } from '../model/models.js';
-import { PLAN_IDS } from '../model/plans.js';
-import { ENDPOINTS, PRIORITIES, TASK_STATUSES } from '../model/types.js';
-import { ERROR_CODES } from '../rules/errors.js';
+import { MODEL_IDS, type ModelId } from '../model/models.js';
+import { PLAN_IDS, type PlanId } from '../model/plans.js';
+import { ENDPOINTS, PRIORITIES, TASK_STATUSES, type Priority, type TaskStatus } from '../model/types.js';
+import { ERROR_CODES, type ErrorCode } from '../rules/errors.js';
 
 /**
  * The response shapes of `views.ts`, as zod schemas: the OpenAPI document is generated from them, and the contract
@@ -18,7 +18,7 @@ export const AgentSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   capabilities: z.array(z.string()),
-  model: z.enum(MODEL_IDS as [string, ...string[]]).describe('The model the agent runs on by default.'),
+  model: z.enum(MODEL_IDS as [ModelId, ...ModelId[]]).describe('The model the agent runs on by default.'),
   pricing: z.strictObject({
     currency: z.literal('usd'),
     input_per_1m_tokens: usd.describe('List price of the model, USD per 1M input tokens.'),
@@ -34,15 +34,15 @@ export const AgentListSchema = z.strictObject({
   next_cursor: z.string().nullable().describe('Pass as `?cursor=` to get the next page; null on the last page.'),
 }).describe('One page of the catalog, oldest agent first.');
 
-export const TaskErrorSchema = z.strictObject({ code: z.string(), message: z.string() });
+const TaskErrorSchema = z.strictObject({ code: z.string(), message: z.string() });
 
 export const TaskSchema = z.strictObject({
   id: z.string().describe('Task identifier (`task_…`).'),
   agent_id: z.string(),
   description: z.string(),
-  priority: z.enum(PRIORITIES as [string, ...string[]]),
-  model: z.enum(MODEL_IDS as [string, ...string[]]),
-  status: z.enum(TASK_STATUSES as [string, ...string[]]).describe('queued → running → completed | failed.'),
+  priority: z.enum(PRIORITIES as [Priority, ...Priority[]]),
+  model: z.enum(MODEL_IDS as [ModelId, ...ModelId[]]),
+  status: z.enum(TASK_STATUSES as [TaskStatus, ...TaskStatus[]]).describe('queued → running → completed | failed.'),
   result: z.unknown().describe('The result once completed; null until then.'),
   error: TaskErrorSchema.nullable().describe('Why the task failed; null unless failed.'),
   usage: z.strictObject({
@@ -57,7 +57,7 @@ export const TaskSchema = z.strictObject({
 
 export const UsageSchema = z.strictObject({
   account_id: z.string(),
-  plan: z.enum(PLAN_IDS as [string, ...string[]]),
+  plan: z.enum(PLAN_IDS as [PlanId, ...PlanId[]]),
   period_start: timestamp,
   period_end: timestamp,
   balance_usd: usd,
@@ -70,7 +70,7 @@ export const UsageSchema = z.strictObject({
 
 export const ErrorSchema = z.strictObject({
   error: z.strictObject({
-    code: z.enum(ERROR_CODES as [string, ...string[]]),
+    code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
   }),
 }).describe('Every error answer has this shape.');

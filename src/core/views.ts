@@ -7,7 +7,7 @@ import type { Plan } from '../model/plans.js';
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
 
-/** The Agent record of the API (CONTRACT §2). Pricing is the model's list price in USD per 1M tokens. */
+/** The Agent record of the API (its schema: `AgentSchema`, view-schemas.ts). Pricing is the model's list price in USD per 1M tokens. */
 export function agentView(agent: Agent) {
   const model = MODELS[agent.model];
   return {
@@ -26,7 +26,7 @@ export function agentView(agent: Agent) {
   };
 }
 
-/** The Task record of the API (CONTRACT §2). */
+/** The Task record of the API (its schema: `TaskSchema`, view-schemas.ts). */
 export function taskView(task: Task) {
   return {
     id: task.id,
@@ -48,7 +48,7 @@ export function taskView(task: Task) {
   };
 }
 
-/** The usage statistics of the account's current billing period (CONTRACT §2). */
+/** The usage statistics of the account's current billing period (its schema: `UsageSchema`, view-schemas.ts). */
 export function usageView(account: Account, plan: Plan) {
   const u = account.usage;
   return {

@@ -1,3 +1,4 @@
+import { ClockError } from '../errors.js';
 import ms from 'ms';
 
 export type ClockMode = 'real' | 'manual';
@@ -14,13 +15,9 @@ export interface Clock {
 }
 
 /** Where a manual clock starts unless told otherwise. */
-export const MANUAL_CLOCK_START = Date.parse('2026-01-01T00:00:00.000Z');
+const MANUAL_CLOCK_START = Date.parse('2026-01-01T00:00:00.000Z');
 
-export class ClockError extends Error {
-  override name = 'ClockError';
-}
-
-export function parseDuration(by: number | string): number {
+function parseDuration(by: number | string): number {
   const value = typeof by === 'number' ? by : (ms as (s: string) => number | undefined)(by.trim());
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new ClockError(`Cannot advance the clock by ${JSON.stringify(by)}: give milliseconds ≥ 0 or a duration such as "90s", "5m", "1h".`);
@@ -28,7 +25,7 @@ export function parseDuration(by: number | string): number {
   return Math.floor(value);
 }
 
-export function parseInstant(to: Date | string | number): number {
+function parseInstant(to: Date | string | number): number {
   const value = to instanceof Date ? to.getTime() : typeof to === 'number' ? to : Date.parse(to);
   if (!Number.isFinite(value)) {
     throw new ClockError(`Cannot set the clock to ${JSON.stringify(to)}: give an ISO 8601 timestamp or epoch milliseconds.`);
@@ -37,8 +34,8 @@ export function parseInstant(to: Date | string | number): number {
 }
 
 /** The clock stays within 1970–9998, so every time it yields (period ends included) is a plain ISO 8601 UTC timestamp. */
-export const CLOCK_MIN = 0;
-export const CLOCK_MAX = Date.parse('9998-12-31T23:59:59.999Z');
+const CLOCK_MIN = 0;
+const CLOCK_MAX = Date.parse('9998-12-31T23:59:59.999Z');
 
 function inRange(target: number, asked: unknown): number {
   if (!(target >= CLOCK_MIN && target <= CLOCK_MAX)) {

@@ -38,7 +38,7 @@ export const LOREM_WORDS: readonly string[] = sharedEn.rawDefinitions.lorem?.wor
 
 /** The seed a sandbox uses unless told otherwise. */
 export const DEFAULT_SEED = 1;
-export const DEFAULT_AGENT_COUNT = 24;
+const DEFAULT_AGENT_COUNT = 24;
 
 // Agents' created_at are drawn between these, never from the clock: the catalog is the same bytes at any time.
 const CATALOG_FROM = '2025-01-01T00:00:00.000Z';

@@ -1,3 +1,4 @@
+import { FixtureError } from '../errors.js';
 import { z } from 'zod';
 import { MODEL_IDS } from './models.js';
 import { PLAN_IDS } from './plans.js';
@@ -7,10 +8,10 @@ import { SCOPES } from './scopes.js';
  * Scenarios a fixture account or key is set up for (one name or a list): applied to it, and only to it, when the
  * sandbox starts and again on `reset()`. The names are checked against the scenario catalogue by the sandbox.
  */
-export const FixtureScenarioSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+const FixtureScenarioSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 /** A fixture set: the demo data a sandbox starts from (JSON, snake_case, USD). */
-export const FixtureAccountSchema = z.strictObject({
+const FixtureAccountSchema = z.strictObject({
   id: z.string().regex(/^acc_[A-Za-z0-9_-]+$/, 'must look like acc_<id>'),
   name: z.string().min(1),
   plan: z.enum(PLAN_IDS as [string, ...string[]]),
@@ -20,7 +21,7 @@ export const FixtureAccountSchema = z.strictObject({
   scenario: FixtureScenarioSchema.optional(),
 });
 
-export const FixtureKeySchema = z.strictObject({
+const FixtureKeySchema = z.strictObject({
   id: z.string().regex(/^key_[A-Za-z0-9_-]+$/, 'must look like key_<id>'),
   key: z.string().regex(/^ak_[A-Za-z0-9_-]+$/, 'must look like ak_<body>'),
   account_id: z.string(),
@@ -31,7 +32,7 @@ export const FixtureKeySchema = z.strictObject({
   scenario: FixtureScenarioSchema.optional(),
 });
 
-export const FixtureAgentSchema = z.strictObject({
+const FixtureAgentSchema = z.strictObject({
   id: z.string().regex(/^agt_[A-Za-z0-9_-]+$/, 'must look like agt_<id>'),
   name: z.string().min(1),
   description: z.string(),
@@ -56,13 +57,11 @@ export const FixtureSetSchema = z.strictObject({
 });
 
 export type FixtureSet = z.infer<typeof FixtureSetSchema>;
-export type FixtureAccount = z.infer<typeof FixtureAccountSchema>;
+type FixtureAccount = z.infer<typeof FixtureAccountSchema>;
 export type FixtureKey = z.infer<typeof FixtureKeySchema>;
 export type FixtureAgent = z.infer<typeof FixtureAgentSchema>;
 
-export class FixtureError extends Error {
-  override name = 'FixtureError';
-}
+export { FixtureError };
 
 /**
  * Validates a fixture set; throws a FixtureError whose message names the source, the path in it and what is wrong.

@@ -7,12 +7,15 @@ import { FixtureError, parseFixtureSet, type FixtureSet } from './fixture-schema
 /** The fixture sets bundled with the library (JSON imports, so they work in a browser too). */
 const BUNDLED: Record<string, unknown> = { marketplace, empty };
 
+/** The fixture sets bundled with the library, by name. */
+export type FixtureSetName = 'default' | 'marketplace' | 'empty';
+
 /** Names `fixtures` may take: `default` is generated from the seed, the others are `fixtures/<name>.json`. */
-export const FIXTURE_SET_NAMES = ['default', ...Object.keys(BUNDLED)] as const;
+export const FIXTURE_SET_NAMES: readonly FixtureSetName[] = ['default', 'marketplace', 'empty'];
 
 const parsed = new Map<string, FixtureSet>();
 
-export function isFixtureSetName(value: unknown): value is string {
+export function isFixtureSetName(value: unknown): value is FixtureSetName {
   return typeof value === 'string' && (FIXTURE_SET_NAMES as readonly string[]).includes(value);
 }
 

@@ -1,5 +1,5 @@
 /** Money is held in integer nano-dollars (1 USD = 1e9); USD numbers appear only at the edge. */
-export const NANO_PER_USD = 1_000_000_000;
+const NANO_PER_USD = 1_000_000_000;
 
 /** USD (a JSON number) → integer nano-dollars. */
 export function usdToNano(usd: number): number {

@@ -18,7 +18,7 @@ export function hash53(text: string, seed = 0): number {
  * sfc32: a small seeded generator of floats in [0, 1) with 128 bits of state, so that streams drawn for different
  * labels do not collide (a 32-bit state repeats after ~2^16 labels by the birthday bound: ids would clash).
  */
-export function sfc32(a: number, b: number, c: number, d: number): () => number {
+function sfc32(a: number, b: number, c: number, d: number): () => number {
   return () => {
     a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
@@ -48,7 +48,7 @@ export function intBetween(rand: () => number, min: number, max: number): number
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET): string {
+function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET): string {
   let out = '';
   for (let i = 0; i < length; i++) out += alphabet[Math.floor(rand() * alphabet.length)];
   return out;

@@ -1,3 +1,4 @@
+import { SnapshotError } from '../errors.js';
 import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
 import { MinHeap } from './heap.js';
@@ -150,9 +151,7 @@ export interface StateSnapshot {
   counters: State['counters'];
 }
 
-export class SnapshotError extends Error {
-  override name = 'SnapshotError';
-}
+export { SnapshotError };
 
 export function toSnapshot(state: State, seed: number, now: number): StateSnapshot {
   // A JSON round trip makes the snapshot independent of the live state.

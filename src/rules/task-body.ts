@@ -3,12 +3,12 @@ import { MODEL_IDS } from '../model/models.js';
 import { PRIORITIES } from '../model/types.js';
 import { ApiError } from './errors.js';
 
-export const MAX_DESCRIPTION_CHARS = 100_000;
+const MAX_DESCRIPTION_CHARS = 100_000;
 /** Bodies over 1 MiB answer 413 `request_too_large`. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * The body of POST /ext/tasks (CONTRACT §2). `model` is a sandbox extension; unknown fields are ignored.
+ * The body of POST /ext/tasks (docs/tasks-and-billing.md). `model` is a sandbox extension; unknown fields are ignored.
  * This schema is the one place the rule is written: validation uses it, and so can a generated API description.
  */
 export const TaskBodySchema = z.object({

@@ -69,7 +69,7 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
 
   const bucket = currentWindow(state.buckets.get(account.id), now);
   const left = tokensLeft(bucket, effects.tpm);
-  // Money first, then tokens (CONTRACT §3.7); both before any change.
+  // Money first, then tokens (README.md, "Errors"); both before any change.
   assertAffordable(hold, effects.spendableNano ?? availableNano(account));
   if (estimatedTokens > left) {
     throw new ApiError(

@@ -1,7 +1,7 @@
 import type { Agent } from '../model/types.js';
 
 /** About four characters make a token. */
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 /** Input tokens of a task: its description at ~4 characters a token, plus the agent's fixed overhead. */
 export function inputTokensFor(description: string, agent: Agent): number {

@@ -1,3 +1,4 @@
+import { ScenarioError } from '../errors.js';
 import { NO_EFFECTS, type Effects } from '../rules/effects.js';
 import { hash53 } from '../model/random.js';
 import { findScenario, SCENARIO_NAMES, type ScenarioOptions } from './catalog.js';
@@ -15,11 +16,9 @@ export interface ActiveScenario {
   scope: ScenarioScope;
 }
 
-export class ScenarioError extends Error {
-  override name = 'ScenarioError';
-}
+export { ScenarioError };
 
-export function assertScenario(name: string): void {
+function assertScenario(name: string): void {
   if (!findScenario(name)) {
     throw new ScenarioError(`Unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
   }

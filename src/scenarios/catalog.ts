@@ -11,18 +11,18 @@ export interface ScenarioOptions {
 }
 
 /** A named preset: plain data. The same object serves the CLI flag, the header, magic keys and `useScenario`. */
-export interface Scenario {
-  name: string;
+export interface Scenario<Name extends string = string> {
+  name: Name;
   description: string;
   /** What it changes: answers of the API (reached through every door, magic keys included) or webhook deliveries. */
   reaches: 'api' | 'webhooks';
   effects(options: ScenarioOptions): Effects;
 }
 
-const scenario = (name: string, description: string, effects: Scenario['effects']): Scenario => ({ name, description, reaches: name.startsWith('webhook-') ? 'webhooks' : 'api', effects });
+const scenario = <const Name extends string>(name: Name, description: string, effects: Scenario['effects']): Scenario<Name> => ({ name, description, reaches: name.startsWith('webhook-') ? 'webhooks' : 'api', effects });
 
-/** The catalogue of CONTRACT §6. */
-export const SCENARIOS: readonly Scenario[] = [
+/** The catalogue of scenarios, docs/scenarios.md (a tuple, so that `ScenarioName` is the union of its names). */
+export const SCENARIOS = [
   scenario('out-of-credits', 'The spendable balance is zero: POST /ext/tasks answers 402 insufficient_credits. Reads still work.', () => ({ outOfCredits: true })),
   scenario('rate-limited', 'Every request answers 429 rate_limit_exceeded with X-RateLimit-Remaining: 0, a Reset in the future and Retry-After.', () => ({ rateLimited: true })),
   scenario('revoked-key', 'The key is treated as revoked: every request answers 401 invalid_api_key.', () => ({ revokedKey: true })),
@@ -38,15 +38,18 @@ export const SCENARIOS: readonly Scenario[] = [
   scenario('webhook-delays', 'Webhook deliveries leave late: each first attempt waits on the sandbox clock (option ms, default 10000) plus seeded jitter (option jitterMs, default 0), so with jitter events may arrive out of order.', (o) => ({ webhookDelayMs: o.ms ?? 10_000, webhookDelayJitterMs: o.jitterMs ?? 0 })),
   scenario('webhook-duplicates', 'Every webhook that a receiver accepts is delivered a second time with the same webhook-id: receivers must deduplicate.', () => ({ webhookDuplicates: true })),
   scenario('webhook-bad-signature', 'Webhooks are signed with the wrong key: webhook-signature does not verify against the endpoint secret, and a receiver must reject them.', () => ({ webhookBadSignature: true })),
-];
+] as const;
 
-const BY_NAME = new Map(SCENARIOS.map((s) => [s.name, s]));
+/** The name of a scenario of the catalogue: `'rate-limited'`, `'out-of-credits'`, … */
+export type ScenarioName = (typeof SCENARIOS)[number]['name'];
 
-export function findScenario(name: string): Scenario | undefined {
+const BY_NAME = new Map<string, Scenario<ScenarioName>>(SCENARIOS.map((s) => [s.name, s]));
+
+export function findScenario(name: string): Scenario<ScenarioName> | undefined {
   return BY_NAME.get(name);
 }
 
-export const SCENARIO_NAMES = SCENARIOS.map((s) => s.name);
+export const SCENARIO_NAMES: readonly ScenarioName[] = SCENARIOS.map((s) => s.name);
 
 /** The scenarios that change the API's answers (each has a magic key in the default fixtures). */
-export const API_SCENARIO_NAMES = SCENARIOS.filter((s) => s.reaches === 'api').map((s) => s.name);
+export const API_SCENARIO_NAMES: readonly ScenarioName[] = SCENARIOS.filter((s) => s.reaches === 'api').map((s) => s.name);

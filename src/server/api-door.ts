@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlainResponse } from '../core/types.js';
 import { MAX_BODY_BYTES } from '../rules/task-body.js';
-import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { RequestHandler } from 'msw';
 
 const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
 import { errorBody } from '../rules/errors.js';
-import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import { controlErrorHandler, createControlRouter } from './control.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 import { isLoopback } from './loopback.js';

@@ -1,6 +1,6 @@
 import express from 'express';
 import { SandboxError } from '../errors.js';
-import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { WebhookEventType } from '../webhooks/events.js';
 import type { DeliveryStatus, WebhookEndpoint } from '../webhooks/types.js';
 

@@ -2,14 +2,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError, ERRORS, errorBody, type ErrorCode } from '../rules/errors.js';
 import { SandboxError } from '../errors.js';
-import { ClockError } from '../model/clock.js';
-import { SnapshotError } from '../model/state.js';
-import { ScenarioError } from '../scenarios/active.js';
-import type { SandboxCore as Sandbox } from '../sandbox.js';
+import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
 import { createOpenApiDocument } from '../core/openapi.js';
-import { SCENARIOS } from '../scenarios/catalog.js';
+import { SCENARIOS, type ScenarioName } from '../scenarios/catalog.js';
 import { INSPECTOR_PAGE } from './inspector-page.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import type { RequestFilter } from '../core/journal.js';
@@ -27,7 +24,7 @@ function object(body: unknown): Record<string, unknown> {
 }
 
 /**
- * The control API of CONTRACT §7 under `/__sandbox`: no API key, no rate limit, not counted in usage.
+ * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
  */
 export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
   const router = express.Router();
@@ -98,7 +95,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.post('/scenarios', (req, res) => {
     const b = object(req.body);
     if (typeof b.name !== 'string') throw new SandboxError('Give the scenario as { "name": "rate-limited", "account_id"?, "key_id"?, "options"? }.');
-    sandbox.useScenario(b.name, { ...(b.options === undefined ? {} : object(b.options)), accountId: b.account_id as string | undefined, keyId: b.key_id as string | undefined });
+    sandbox.useScenario(b.name as ScenarioName, { ...(b.options === undefined ? {} : object(b.options)), accountId: b.account_id as string | undefined, keyId: b.key_id as string | undefined });
     res.status(204).end();
   });
   router.delete('/scenarios', (req, res) => {
@@ -178,9 +175,9 @@ function toKeyJson(k: { id: string; key: string; accountId: string; scopes: Scop
 export function controlErrorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
   if (res.headersSent) return void res.end();
   const e = error as { type?: string; status?: number };
-  if (error instanceof SandboxError) return sendError(res, error.code, error.message.replace(/^\[agent-work-sandbox\] /, ''));
-  if (error instanceof ClockError || error instanceof SnapshotError || error instanceof ScenarioError) return sendError(res, 'invalid_request', error.message);
   if (error instanceof ApiError) return sendError(res, error.code, error.message);
+  // Every other error of the package (one tree, src/errors.ts) is an unknown id or a bad request its message explains.
+  if (error instanceof SandboxError) return sendError(res, error.code === 'not_found' ? 'not_found' : 'invalid_request', error.message.replace(/^\[agent-work-sandbox\] /, ''));
   if (e?.type === 'entity.parse.failed') return sendError(res, 'invalid_request', 'Invalid request body: it is not valid JSON.');
   if (e?.type === 'entity.too.large') return sendError(res, 'request_too_large', `The request body is larger than ${CONTROL_BODY_LIMIT}.`);
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return sendError(res, 'invalid_request', 'The request could not be read.');

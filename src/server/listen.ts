@@ -5,13 +5,13 @@ import type { Duplex } from 'node:stream';
 import type { SlowPaths } from './app.js';
 import { isLoopback } from './loopback.js';
 import { ERRORS, errorBody } from '../rules/errors.js';
-import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox.js';
+import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox-types.js';
 import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** After `close()`, how long requests still in flight may take before their sockets are cut. */
 const CLOSE_GRACE_MS = 10_000;
 

@@ -1,11 +1,10 @@
+import { StateFileError } from '../errors.js';
 import { readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StateSnapshot } from '../model/state.js';
 
-export class StateFileError extends Error {
-  override name = 'StateFileError';
-}
+export { StateFileError };
 
 /** Reads a state file; undefined when there is none yet. A file that is not a snapshot is an error (and is left alone). */
 export function loadStateFile(path: string): unknown {

@@ -47,7 +47,7 @@ interface Delivery {
   duplicates: boolean;
 }
 
-export const DEFAULT_LOW_BALANCE_USD = 5;
+const DEFAULT_LOW_BALANCE_USD = 5;
 const iso = (t: number) => new Date(t).toISOString();
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -1,4 +1,5 @@
 /** One attempt of a webhook message: a POST through `fetch`, or a call of the endpoint's callback. */
+import { WebhookTimeoutError } from '../errors.js';
 import type { WebhookEvent } from './events.js';
 
 /** What a callback endpoint receives: the request as it would travel (headers, raw body) and the parsed event. */
@@ -35,14 +36,10 @@ function statusOf(answer: unknown): number {
   return 200;
 }
 
-class TimeoutError extends Error {
-  override name = 'TimeoutError';
-}
-
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError()), ms);
+    timer = setTimeout(() => reject(new WebhookTimeoutError()), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -67,7 +64,7 @@ export async function send(target: { url: string | null; callback?: WebhookCallb
   } catch (error) {
     const e = error as Error;
     const cause = (e as { cause?: { message?: string } }).cause?.message;
-    const message = e?.name === 'TimeoutError' ? `No answer within ${timeoutMs} ms.` : `${e?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
+    const message = e instanceof WebhookTimeoutError || e?.name === 'TimeoutError' ? `No answer within ${timeoutMs} ms.` : `${e?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
     return { status: null, latencyMs: latency(), error: message, response: null };
   }
 }

@@ -2,10 +2,10 @@
 import { rngFor } from '../model/random.js';
 import { SandboxError } from '../errors.js';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 24;
 
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (const b of bytes) binary += String.fromCharCode(b);
   return btoa(binary);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type Agent } from 'node:http';
 import { CLI, ensureBuilt, ROOT } from '../support/built.js';
 
-export { CLI, ensureBuilt, ROOT };
+export { ROOT };
 
 export interface CliServer {
   proc: ChildProcess;

@@ -28,7 +28,7 @@ const SEGMENTS = [
   'prototype', 'hasOwnProperty', 'toString', 'é', '𝕏', '\u202e', 'agt_', 'task_', 'null', 'undefined', '-1', '1e309',
 ];
 
-export const segment = (pools: Pools) =>
+const segment = (pools: Pools) =>
   fc.oneof(
     fc.constantFrom(...SEGMENTS),
     fc.constantFrom(...pools.agentIds),
@@ -39,7 +39,7 @@ export const segment = (pools: Pools) =>
 
 const KNOWN_PATHS = ['/ext/agents', '/ext/usage', '/ext/tasks', '/ext/agents/', '/ext/tasks/', '/ext', '/', ''];
 
-export const path = (pools: Pools) =>
+const path = (pools: Pools) =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...KNOWN_PATHS) },
     { weight: 3, arbitrary: fc.tuple(fc.constantFrom('/ext/agents/', '/ext/tasks/'), segment(pools)).map(([p, s]) => p + s) },
@@ -48,7 +48,7 @@ export const path = (pools: Pools) =>
     { weight: 1, arbitrary: fc.constant(0).map(() => `/ext/tasks/${pools.taskIds()[0] ?? 'task_none'}`) },
   );
 
-export const query = fc.oneof(
+const query = fc.oneof(
   fc.constant(''),
   fc.constantFrom('limit=1', 'limit=100', 'limit=0', 'limit=101', 'limit=-1', 'limit=1e2', 'limit=', 'limit=abc', 'limit=20&limit=5', '__proto__[x]=1', 'constructor=1', '%zz', 'cursor=', 'cursor=%zz', 'cursor=YWd0Xw', 'limit=99999999999999999999'),
   fc.string({ maxLength: 40 }).map((s) => `cursor=${encodeURIComponent(s)}`),
@@ -56,16 +56,16 @@ export const query = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 12 }), { maxKeys: 4 }).map((d) => new URLSearchParams(d).toString()),
 );
 
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'get', 'post', 'CONNECT', 'PROPFIND'];
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'get', 'post', 'CONNECT', 'PROPFIND'];
 
 /** Scenarios a request may ask for; those that answer 5xx or fail the connection are noted by the checks. */
-export const scenarioHeader = fc.oneof(
+const scenarioHeader = fc.oneof(
   { weight: 12, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.subarray(SCENARIO_NAMES.filter((n) => n !== 'latency'), { maxLength: 3 }).map((s) => s.join(', ')) },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
 );
 
-export const authorization = (pools: Pools) =>
+const authorization = (pools: Pools) =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...pools.keys).map((k) => `Bearer ${k}`) },
     { weight: 1, arbitrary: fc.constantFrom(...pools.keys).map((k) => `bEaReR   ${k}  `) },
@@ -79,7 +79,7 @@ export const authorization = (pools: Pools) =>
 
 const headerName = fc.constantFrom('content-type', 'idempotency-key', 'x-sandbox-scenario', 'accept', 'x-forwarded-for', 'origin', 'host', '__proto__', 'constructor');
 
-export const headers = (pools: Pools) =>
+const headers = (pools: Pools) =>
   fc
     .record(
       {
@@ -101,7 +101,7 @@ export const headers = (pools: Pools) =>
 const nested = (open: string, close: string) => fc.integer({ min: 1, max: 200_000 }).map((n) => open.repeat(n) + close.repeat(n));
 
 
-export const body = (pools: Pools) => {
+const body = (pools: Pools) => {
   const agent = fc.constantFrom(...pools.agentIds);
   const validTask = fc.record({
     agent_id: agent,

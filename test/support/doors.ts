@@ -6,7 +6,7 @@ import { setupServer } from 'msw/node';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
 import { unhandledOption } from '../../src/vitest.js';
 
-export interface CallOptions {
+interface CallOptions {
   /** Sent as `Authorization: Bearer <key>` unless `headers.Authorization` is given. */
   key?: string;
   headers?: Record<string, string>;
@@ -78,7 +78,7 @@ function plainCall(baseUrl: string): Call {
   };
 }
 
-export const IN_PROCESS_BASE = 'https://agent-work.test/api/v1';
+const IN_PROCESS_BASE = 'https://agent-work.test/api/v1';
 
 /** The sandbox's msw handlers under setupServer. One at a time per test file (msw patches globals). */
 export function inProcess(options: SandboxOptions = {}): Door {

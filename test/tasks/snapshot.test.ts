@@ -71,6 +71,7 @@ describe('snapshot() and restore() cover tasks, holds and periods', () => {
     const { sandbox } = busySandbox();
     const before = sandbox.snapshot();
     for (const bad of [null, {}, { format: 'agent-work-sandbox/state', version: 2 }, { ...before, tasks: 'none' }]) {
+      // @ts-expect-error values that are not snapshots on purpose: checked at run time
       expect(() => sandbox.restore(bad)).toThrow(SnapshotError);
     }
     expect(sandbox.snapshot()).toEqual(before);

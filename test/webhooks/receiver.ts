@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 
-export interface Received {
+interface Received {
   path: string;
   headers: Record<string, string>;
   body: string;
