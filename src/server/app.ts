@@ -5,7 +5,7 @@ import { errorBody } from '../rules/errors.js';
 import type { SandboxCore as Sandbox } from '../sandbox.js';
 import { controlErrorHandler, createControlRouter } from './control.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
-import { isLoopback } from './loopback.js';
+import { hostOfHeader, isLoopback } from './loopback.js';
 
 /** The server's paths off the API's hot path, loaded after the socket listens. */
 export interface SlowPaths {
@@ -50,13 +50,7 @@ function rejectCrossOrigin(req: express.Request, res: express.Response, next: ex
  * re-pointed at 127.0.0.1 (DNS rebinding) sends its own name in `Host` and is refused, although it is "same-origin".
  */
 function rejectForeignHost(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  const hostHeader = req.get('host') ?? '';
-  let hostname = '';
-  try {
-    hostname = new URL(`http://${hostHeader}`).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    hostname = '';
-  }
+  const hostname = hostOfHeader(req.get('host'));
   if (isLoopback(hostname)) return next();
   res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.'));
 }

@@ -72,7 +72,9 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
     if (closing) res.setHeader('Connection', 'close');
     const url = req.url ?? '/';
     if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
-      if (req.method === 'OPTIONS') return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
+      // A CORS preflight (an Origin and Access-Control-Request-Method) is answered by `cors`; any other OPTIONS is an
+      // API request like the rest, with the rate-limit headers.
+      if (req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined) return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
       res.setHeader('Access-Control-Allow-Origin', API_CORS_ORIGIN);
       res.setHeader('Access-Control-Expose-Headers', API_CORS_EXPOSED);
       apiDoor(req, res);
