@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ClockMode } from '../model/clock.js';
 import { findScenario, SCENARIO_NAMES } from '../scenarios/catalog.js';
+import { webhookUrl as WEBHOOK_URL } from '../schemas.js';
 
 export const DEFAULT_PORT = 4747;
 export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
@@ -66,14 +67,9 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
 }
 
 function webhookUrl(raw: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
-  return url.href;
+  const checked = WEBHOOK_URL.safeParse(raw);
+  if (!checked.success) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
+  return checked.data;
 }
 
 /** argv (without node and the script) and the environment → the configuration. Throws UsageError on bad input. */

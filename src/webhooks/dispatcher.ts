@@ -5,6 +5,7 @@
  */
 import type { Engine } from '../core/engine.js';
 import { SandboxError } from '../errors.js';
+import { parseInput, webhookUrl } from '../schemas.js';
 import { MinHeap } from '../model/heap.js';
 import { usdToNano } from '../model/money.js';
 import { PLANS } from '../model/plans.js';
@@ -330,7 +331,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const hasUrl = input.url !== undefined && input.url !== null;
     if (hasUrl === (input.callback !== undefined)) throw new SandboxError('Give a webhook endpoint either a url or a callback (one of them).');
     if (input.callback !== undefined && typeof input.callback !== 'function') throw new SandboxError('callback must be a function.');
-    const url = hasUrl ? checkUrl(input.url) : null;
+    const url = hasUrl ? parseInput(webhookUrl, input.url, 'url') : null;
     const n = ++this.counters.endpoint;
     const secret = input.secret ?? seededSecret(this.engine.seed, `endpoint:${n}`);
     const endpoint: Endpoint = {
@@ -441,17 +442,6 @@ function assertPlan(account: Account): void {
   if (!plan.webhooks) {
     throw new SandboxError(`Webhooks are a feature of the Pro and Enterprise plans; account '${account.id}' is on the ${plan.name} plan.`);
   }
-}
-
-function checkUrl(raw: unknown): string {
-  let url: URL | undefined;
-  try {
-    url = typeof raw === 'string' ? new URL(raw) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new SandboxError(`A webhook url must be an absolute http or https URL; got ${JSON.stringify(raw)}.`);
-  return url.href;
 }
 
 function endpointView(e: Endpoint): WebhookEndpoint {
