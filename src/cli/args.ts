@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import type { ClockMode } from '../model/clock.js';
 import { findScenario, SCENARIO_NAMES } from '../scenarios/catalog.js';
 import { webhookUrl as WEBHOOK_URL } from '../schemas.js';
+import ms, { type StringValue } from 'ms';
+import { DEFAULT_STATE_SYNC_MS, type StateSync } from '../server/durable-state.js';
 
 export const DEFAULT_PORT = 4747;
 export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
@@ -15,6 +17,8 @@ export interface CliConfig {
   scenarios: string[];
   fixtures: string | undefined;
   state: string | undefined;
+  /** `--state-sync`: when the state file is written (see src/server/durable-state.ts). */
+  stateSync: StateSync;
   handlers: string | undefined;
   controlToken: string | undefined;
   anonymousRpm: number | undefined;
@@ -40,7 +44,9 @@ Options (environment fallback in brackets):
       --clock MODE        real | manual (moves only through the control API)                   (default real)
       --scenario A,B      scenarios in force from the start (repeatable)
       --fixtures SET      a bundled set (default, marketplace, empty) or a fixture file (JSON)  (default default)
-      --state FILE        load state from FILE at start, save it there at exit
+      --state FILE        load state from FILE at start, save it there (atomically) as it changes and at exit
+      --state-sync WHEN   when --state saves: 1s (default: at most a second of writes lost on a crash), any
+                          interval (500ms, 5s), always (every write on disk before its answer), exit
       --handlers FILE     a module exporting msw handlers (default export or \`handlers\`), served beside the API
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
@@ -66,6 +72,14 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
   return n;
 }
 
+function stateSync(raw: string | undefined): StateSync {
+  if (raw === undefined) return DEFAULT_STATE_SYNC_MS;
+  if (raw === 'always' || raw === 'exit') return raw;
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : ms(raw as StringValue);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 10 || n > 3_600_000) throw new UsageError(`--state-sync must be always, exit, or an interval from 10ms to 1h (such as 1s or 500); got "${raw}".`);
+  return Math.round(n);
+}
+
 function webhookUrl(raw: string): string {
   const checked = WEBHOOK_URL.safeParse(raw);
   if (!checked.success) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
@@ -88,6 +102,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         scenario: { type: 'string', multiple: true },
         fixtures: { type: 'string' },
         state: { type: 'string' },
+        'state-sync': { type: 'string' },
         handlers: { type: 'string' },
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
@@ -120,6 +135,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     scenarios: scenarioNames(v.scenario ?? []),
     fixtures: v.fixtures,
     state: v.state,
+    stateSync: stateSync(v['state-sync']),
     handlers: v.handlers,
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),

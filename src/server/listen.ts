@@ -8,6 +8,7 @@ import { ERRORS, errorBody } from '../rules/errors.js';
 import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox.js';
 import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
+import { onAnswer } from './durable-state.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -31,10 +32,16 @@ export interface SandboxServer extends RunningServer {
  * Serves a sandbox over HTTP: `{basePath}/…` through the request core with no framework on the hot path, the control
  * API and everything else through express.
  */
-export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Promise<SandboxServer> {
+export interface ServerOptions extends ListenOptions {
+  /** Called just before every answer's head is written (the CLI's durable `--state` saves there); none: no cost. */
+  beforeAnswer?: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Promise<SandboxServer> {
   const host = options.host ?? DEFAULT_HOST;
   const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
   const basePath = sandbox.basePath;
+  const beforeAnswer = options.beforeAnswer;
   let closing = false;
   const inFlight = new Map<Socket, number>();
   const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers);
@@ -70,6 +77,7 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
       if (closing && busy === 0) socket.end();
     });
     if (closing) res.setHeader('Connection', 'close');
+    if (beforeAnswer) onAnswer(req, res, beforeAnswer);
     const url = req.url ?? '/';
     if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
       // A CORS preflight (an Origin and Access-Control-Request-Method) is answered by `cors`; any other OPTIONS is an
