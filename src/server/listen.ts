@@ -9,6 +9,7 @@ import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sa
 import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 import { onAnswer } from './durable-state.js';
+import { addUrlGuard, type UrlGuard } from '../webhooks/url-guard.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -115,6 +116,7 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const unguard = addUrlGuard(sandbox.webhooks, selfGuard(host, port, basePath));
   return {
     url: `http://${urlHost}:${port}`,
     port,
@@ -124,6 +126,7 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
       new Promise<void>((resolve) => {
         // In-flight requests finish; idle keep-alive sockets close now, busy ones after their answer (or the grace).
         closing = true;
+        unguard();
         server.close(() => {
           clearTimeout(grace);
           resolve();
@@ -149,3 +152,19 @@ function rawAnswer(socket: Duplex, status: string, message: string): void {
 }
 
 const RAW_ANSWER_LINGER_MS = 2_000;
+
+/**
+ * Webhook URLs that would reach this listener outside the API (its control API, its inspector): refused. "This
+ * listener" is the port, on a loopback name, an any-address, or the host it is bound to. (A DNS name that resolves here
+ * is not seen here; the control API refuses the sandbox's own webhook messages by their User-Agent as well.)
+ */
+function selfGuard(host: string, port: number, basePath: string): UrlGuard {
+  return (url) => {
+    const urlPort = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    if (urlPort !== port) return undefined;
+    const name = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (!(isLoopback(name) || name === '0.0.0.0' || name === '::' || name === host.toLowerCase())) return undefined;
+    if (url.pathname.startsWith(`${basePath}/`)) return undefined;
+    return `${url.href} is this sandbox's own server (its control API or inspector): a webhook there would act on the sandbox itself. Point webhooks at a receiver of your own.`;
+  };
+}
