@@ -100,7 +100,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   const saver = config.state ? createStateSaver(config.state, () => sandbox.snapshot(), config.stateSync, (error) => io.stderr(`agent-work-sandbox: ${error.message}\n`)) : undefined;
   let server: SandboxServer;
   try {
-    server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken, beforeAnswer: saver?.beforeAnswer });
+    server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken, beforeAnswer: config.stateSync === 'exit' ? undefined : saver?.beforeAnswer });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port (0 picks a free one).`);
