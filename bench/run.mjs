@@ -5,9 +5,10 @@
  *
  *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale]
  *                      [--tasks 100000] [--keys 10000] [--json FILE]
- *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR]
+ *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always]
  *
  * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server case.
+ * --state MODES adds the sandbox with `--state FILE --state-sync MODE` for each mode to the server case.
  *
  * Needs `dist/` (npx tsup). --smoke: one round of about a second per case, for CI (nothing is asserted on times).
  */
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     routes: { type: 'string' },
     connections: { type: 'string' },
     baseline: { type: 'string' },
+    state: { type: 'string' },
   },
 });
 const smoke = args.smoke;
@@ -77,8 +79,8 @@ async function createTaskOver(url, key = KEY) {
 const jsonLine = (line) => line.startsWith('{');
 
 /** The three servers of the server case. Each resolves to { name, url, key, taskId, pid, stop }. */
-async function cliServer(cli) {
-    const s = await start(process.execPath, [cli, '--port', '0', '--quiet'], { ready: (l) => l.startsWith('http') });
+async function cliServer(cli, extra = []) {
+    const s = await start(process.execPath, [cli, '--port', '0', '--quiet', ...extra], { ready: (l) => l.startsWith('http') });
     const url = s.line.trim();
     const origin = new URL(url).origin;
     const patch = await fetch(`${origin}/__sandbox/accounts/acc_demo`, {
@@ -93,6 +95,12 @@ async function cliServer(cli) {
 const SERVERS = {
   sandbox: () => cliServer('dist/cli.js'),
   ...(args.baseline ? { [`sandbox@${args.baseline}`]: () => cliServer(`${args.baseline}/dist/cli.js`) } : {}),
+  // --state exit,1s,always: the sandbox with a state file per --state-sync mode (each in a fresh temporary file).
+  ...Object.fromEntries((args.state ? args.state.split(',') : []).map((mode) => [`sandbox --state-sync ${mode}`, () => {
+    const file = join(tmpdir(), `aws-bench-state-${process.pid}-${mode}.json`);
+    rmSync(file, { force: true });
+    return cliServer('dist/cli.js', ['--state', file, '--state-sync', mode]);
+  }])),
   'node:http': async () => {
     const s = await start(process.execPath, ['bench/targets/bare.mjs'], { ready: jsonLine });
     const { url } = JSON.parse(s.line);

@@ -32,6 +32,7 @@ export type SandboxErrorCode =
   | 'invalid_scenario'
   | 'state_file'
   | 'invalid_usage'
+  | 'start_failed'
   | 'webhook_timeout';
 
 /**
@@ -115,6 +116,15 @@ export class UsageError extends SandboxError {
   declare readonly code: 'invalid_usage';
   constructor(message: string) {
     super(message, 'invalid_usage');
+  }
+}
+
+/** The CLI's server could not start: the port is in use, no permission, no such address (the CLI exits with status 1). */
+export class StartError extends SandboxError {
+  override name = 'StartError';
+  declare readonly code: 'start_failed';
+  constructor(message: string) {
+    super(message, 'start_failed');
   }
 }
 

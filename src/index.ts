@@ -26,7 +26,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
 export { createSandboxCore };
 export type { SandboxCore, SandboxOptions, FixtureSetName, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
-export { SandboxError, ApiError, FixtureError, ClockError, SnapshotError, ScenarioError, StateFileError, UsageError, WebhookTimeoutError, type SandboxErrorCode } from './errors.js';
+export { SandboxError, ApiError, FixtureError, ClockError, SnapshotError, ScenarioError, StartError, StateFileError, UsageError, WebhookTimeoutError, type SandboxErrorCode } from './errors.js';
 export { ERRORS, ERROR_CODES, API_DOC_ERROR_CODES, type ErrorCode } from './rules/errors.js';
 export { PLANS, PLAN_IDS, type Plan, type PlanId } from './model/plans.js';
 export { MODELS, MODEL_IDS, DEFAULT_MODEL, type Model, type ModelId } from './model/models.js';

@@ -4,9 +4,9 @@ import { createFaker, DEFAULT_SEED, generateDefaultFixtures } from './model/defa
 import { FixtureError, parseFixtureSet } from './model/fixture-schema.js';
 import { bundledFixtureSet } from './model/fixture-sets.js';
 import { usdToNano } from './model/money.js';
-import { isPlanId, PLANS } from './model/plans.js';
+import { PLANS } from './model/plans.js';
 import { seededId, seededKey } from './model/random.js';
-import { isScope, type Scope } from './model/scopes.js';
+import type { Scope } from './model/scopes.js';
 import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State } from './model/state.js';
 import { periodBounds } from './rules/period.js';
 import { dropBeyondRetention, finish } from './rules/tasks.js';
@@ -22,6 +22,7 @@ import { SandboxError } from './errors.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import type { CreatedKey, SandboxCore, SandboxOptions } from './sandbox-types.js';
 import { loadServer } from './load-server.js';
+import { accountCreateInput, accountPatchInput, keyCreateInput, parseInput } from './schemas.js';
 
 export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox-types.js';
 export type { FixtureSetName } from './model/fixture-sets.js';
@@ -113,10 +114,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const createKey = (input: { accountId?: string; scopes: Scope[]; label?: string }): CreatedKey => {
     const accountId = input.accountId ?? (state().accounts.has(DEFAULT_ACCOUNT) ? DEFAULT_ACCOUNT : state().accounts.keys().next().value!);
     const owner = account(accountId);
-    if (!Array.isArray(input.scopes) || input.scopes.length === 0 || !input.scopes.every(isScope)) {
-      throw new SandboxError(`scopes must be a non-empty list of: read:agents, write:agents, read:tasks, write:tasks, read:usage, read:analytics, admin.`);
-    }
-    if (input.label !== undefined && typeof input.label !== 'string') throw new SandboxError(`label must be a string; got ${JSON.stringify(input.label)}.`);
+    parseInput(keyCreateInput, input, 'the key');
     const plan = PLANS[owner.plan];
     const live = [...state().keysById.values()].filter((k) => k.accountId === owner.id && !k.revoked).length;
     if (plan.maxKeys !== null && live >= plan.maxKeys) {
@@ -173,14 +171,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       update(id, patch) {
         settle(engine);
         const a = account(id);
-        if (patch.plan !== undefined && !isPlanId(patch.plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(patch.plan)}.`);
-        if (patch.balanceUsd !== undefined && !(typeof patch.balanceUsd === 'number' && Number.isFinite(patch.balanceUsd) && patch.balanceUsd >= 0)) {
-          throw new SandboxError(`balance_usd must be a number ≥ 0; got ${JSON.stringify(patch.balanceUsd)}.`);
-        }
-        for (const [name, value] of Object.entries(patch.limits ?? {})) {
-          if (name !== 'rpm' && name !== 'tpm') throw new SandboxError(`limits may set rpm and tpm only; got '${name}'.`);
-          if (value !== null && !(Number.isInteger(value) && (value as number) > 0)) throw new SandboxError(`limits.${name} must be a positive integer or null; got ${JSON.stringify(value)}.`);
-        }
+        parseInput(accountPatchInput, patch, 'the account change');
         if (patch.plan !== undefined) a.plan = patch.plan;
         const previousNano = a.balanceNano;
         if (patch.balanceUsd !== undefined) a.balanceNano = usdToNano(patch.balanceUsd);
@@ -192,10 +183,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
         return accountView(a);
       },
       create(input = {}) {
+        parseInput(accountCreateInput, input, 'the account');
         const plan = input.plan ?? 'pro';
-        if (!isPlanId(plan)) throw new SandboxError(`plan must be one of free, starter, pro, enterprise; got ${JSON.stringify(input.plan)}.`);
-        if (input.balanceUsd !== undefined && !(Number.isFinite(input.balanceUsd) && input.balanceUsd >= 0)) throw new SandboxError(`balance_usd must be a number ≥ 0.`);
-        if (input.name !== undefined && typeof input.name !== 'string') throw new SandboxError(`name must be a string; got ${JSON.stringify(input.name)}.`);
         const n = ++state().counters.account;
         const id = seededId('acc', seed, `account:${n}`);
         const now = clock.now();

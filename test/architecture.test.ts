@@ -21,16 +21,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   rules: ['errors', 'model'],
   scenarios: ['errors', 'model', 'rules'],
   core: ['errors', 'model', 'rules', 'scenarios'],
-  webhooks: ['errors', 'model', 'rules', 'core'],
+  schemas: ['errors', 'model', 'scenarios'],
+  webhooks: ['errors', 'model', 'rules', 'core', 'schemas'],
   http: ['errors', 'model', 'rules', 'scenarios', 'core'],
   'sandbox-types': ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks'],
   'load-server': ['errors', 'sandbox-types'],
-  sandbox: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'sandbox-types', 'load-server'],
+  sandbox: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'sandbox-types', 'load-server', 'schemas'],
   index: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'http', 'sandbox-types', 'sandbox'],
   browser: ['index'],
   vitest: ['index'],
-  server: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'http', 'sandbox-types'],
-  cli: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'http', 'sandbox-types', 'sandbox', 'server'],
+  server: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'webhooks', 'http', 'sandbox-types'],
+  cli: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'webhooks', 'http', 'sandbox-types', 'sandbox', 'server'],
 };
 // The `server` entry (src/server.ts) and the folder src/server/ are one part.
 

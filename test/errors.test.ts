@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as pkg from '../src/index.js';
-import { ApiError, ClockError, createSandbox, FixtureError, SandboxError, ScenarioError, SnapshotError, StateFileError, UsageError, WebhookTimeoutError } from '../src/index.js';
+import { ApiError, ClockError, createSandbox, FixtureError, SandboxError, ScenarioError, SnapshotError, StartError, StateFileError, UsageError, WebhookTimeoutError } from '../src/index.js';
 import { parseCli } from '../src/cli/args.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
@@ -17,7 +17,7 @@ describe('one error tree', () => {
   it('every error class of the package is exported by the main entry and derives from SandboxError', () => {
     const declared = files(SRC).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/class (\w+) extends (\w+)/g)].map((m) => ({ name: m[1]!, base: m[2]! })));
     const errors = declared.filter((c) => c.name.endsWith('Error'));
-    expect(errors.map((c) => c.name).sort()).toEqual(['ApiError', 'ClockError', 'FixtureError', 'SandboxError', 'ScenarioError', 'SnapshotError', 'StateFileError', 'UsageError', 'WebhookTimeoutError']);
+    expect(errors.map((c) => c.name).sort()).toEqual(['ApiError', 'ClockError', 'FixtureError', 'SandboxError', 'ScenarioError', 'SnapshotError', 'StartError', 'StateFileError', 'UsageError', 'WebhookTimeoutError']);
     for (const { name, base } of errors) {
       if (name === 'SandboxError') expect(base).toBe('Error');
       const exported = (pkg as Record<string, unknown>)[name];
@@ -34,6 +34,7 @@ describe('one error tree', () => {
       [new ScenarioError('x'), 'ScenarioError', 'invalid_scenario'],
       [new StateFileError('x'), 'StateFileError', 'state_file'],
       [new UsageError('x'), 'UsageError', 'invalid_usage'],
+      [new StartError('x'), 'StartError', 'start_failed'],
       [new WebhookTimeoutError(), 'WebhookTimeoutError', 'webhook_timeout'],
       [new ApiError('rate_limit_exceeded'), 'ApiError', 'rate_limit_exceeded'],
       [new SandboxError('x', 'not_found'), 'SandboxError', 'not_found'],

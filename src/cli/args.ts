@@ -2,6 +2,9 @@ import { UsageError } from '../errors.js';
 import { parseArgs } from 'node:util';
 import type { ClockMode } from '../model/clock.js';
 import { findScenario, SCENARIO_NAMES, type ScenarioName } from '../scenarios/catalog.js';
+import { webhookUrl as WEBHOOK_URL } from '../schemas.js';
+import ms, { type StringValue } from 'ms';
+import { DEFAULT_STATE_SYNC_MS, type StateSync } from '../server/durable-state.js';
 
 export const DEFAULT_PORT = 4747;
 export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
@@ -15,6 +18,8 @@ export interface CliConfig {
   scenarios: ScenarioName[];
   fixtures: string | undefined;
   state: string | undefined;
+  /** `--state-sync`: when the state file is written (see src/server/durable-state.ts). */
+  stateSync: StateSync;
   handlers: string | undefined;
   controlToken: string | undefined;
   anonymousRpm: number | undefined;
@@ -40,7 +45,9 @@ Options (environment fallback in brackets):
       --clock MODE        real | manual (moves only through the control API)                   (default real)
       --scenario A,B      scenarios in force from the start (repeatable)
       --fixtures SET      a bundled set (default, marketplace, empty) or a fixture file (JSON)  (default default)
-      --state FILE        load state from FILE at start, save it there at exit
+      --state FILE        load state from FILE at start, save it there (atomically) as it changes and at exit
+      --state-sync WHEN   when --state saves: 1s (default: at most a second of writes lost on a crash), any
+                          interval (500ms, 5s), always (every write on disk before its answer), exit
       --handlers FILE     a module exporting msw handlers (default export or \`handlers\`), served beside the API
       --control-token T   token the control API asks for (generated when --host is not loopback)
       --anonymous-rpm N   requests per minute per client without a valid key                  (default 60)
@@ -68,15 +75,18 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
   return n;
 }
 
+function stateSync(raw: string | undefined): StateSync {
+  if (raw === undefined) return DEFAULT_STATE_SYNC_MS;
+  if (raw === 'always' || raw === 'exit') return raw;
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : ms(raw as StringValue);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 10 || n > 3_600_000) throw new UsageError(`--state-sync must be always, exit, or an interval from 10ms to 1h (such as 1s or 500); got "${raw}".`);
+  return Math.round(n);
+}
+
 function webhookUrl(raw: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
-  return url.href;
+  const checked = WEBHOOK_URL.safeParse(raw);
+  if (!checked.success) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
+  return checked.data;
 }
 
 /** argv (without node and the script) and the environment → the configuration. Throws UsageError on bad input. */
@@ -95,6 +105,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         scenario: { type: 'string', multiple: true },
         fixtures: { type: 'string' },
         state: { type: 'string' },
+        'state-sync': { type: 'string' },
         handlers: { type: 'string' },
         'control-token': { type: 'string' },
         'anonymous-rpm': { type: 'string' },
@@ -131,6 +142,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     scenarios: scenarioNames(v.scenario ?? []),
     fixtures: v.fixtures,
     state: v.state,
+    stateSync: stateSync(v['state-sync']),
     handlers: v.handlers,
     controlToken: v['control-token'],
     anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),

@@ -11,14 +11,12 @@ import { isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js'
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
 import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
 import { SnapshotError, type StateSnapshot } from '../model/state.js';
+import { createStateSaver } from '../server/durable-state.js';
+import { StartError } from '../errors.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
-/** The server could not start (port in use, no permission, no such address): exit 1, not a usage error. */
-export class StartError extends Error {
-  override name = 'StartError';
-}
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -102,9 +100,11 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
       }
     }
   }
+  // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
+  const saver = config.state ? createStateSaver(config.state, () => sandbox.snapshot(), config.stateSync, (error) => io.stderr(`agent-work-sandbox: ${error.message}\n`)) : undefined;
   let server: SandboxServer;
   try {
-    server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken });
+    server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken, beforeAnswer: config.stateSync === 'exit' ? undefined : saver?.beforeAnswer });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new StartError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port or PORT (0 picks a free one).`);
@@ -130,6 +130,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
+        saver?.stop();
         if (!config.state) return;
         const snapshot = sandbox.snapshot();
         try {

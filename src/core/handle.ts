@@ -94,7 +94,8 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     if (headerError) throw headerError;
 
     // 3. Route.
-    const match = matchRoute(req.method, req.path);
+    // HEAD answers as GET does (the door drops the body) and counts like it.
+    const match = matchRoute(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (!match) {
       const notFound = new ApiError('not_found', `No route for ${req.method} ${engine.basePath}${req.path}.`);
       if (!req.passUnmatched) throw notFound;
@@ -129,7 +130,8 @@ function dropEndedWindows(buckets: Map<string, Bucket>, now: number): void {
 function errorReply(error: unknown): Reply {
   // Anything that is not an ApiError is a bug of ours: answer 500 in the error shape, never a stack trace.
   const e = error instanceof ApiError ? error : new ApiError('internal_error');
-  return { status: e.status, body: errorBody(e.code, e.message), headers: e.headers, code: e.code };
+  // An error message may echo what the client sent (a path, an id, a method): keys in it are masked.
+  return { status: e.status, body: errorBody(e.code, maskKeys(e.message)), headers: e.headers, code: e.code };
 }
 
 function rateLimited(rate: RateState, now: number): ApiError {
@@ -191,7 +193,7 @@ function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, n
 function record(engine: Engine, req: PlainRequest, status: number, code: string | null, caller: Caller, now: number): void {
   engine.journal.record({
     at: now,
-    method: req.method,
+    method: maskKeys(req.method),
     path: maskKeys(engine.basePath + req.path + (req.query ? `?${req.query}` : '')),
     status,
     code,

@@ -19,16 +19,43 @@ type RawEntry = Omit<JournalEntry, 'time'> & { at: number };
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
-const KEY_PATTERN = /ak_[A-Za-z0-9_-]+/g;
-
-/** API keys in a text (a path, a query) shown masked: `ak_AbCd…` (a short one as `ak_…`). No log holds a whole key. */
+/**
+ * API keys in a text (a path, a query, a header, a body) shown masked: `ak_AbCd…` (a short one as `ak_…`). No log
+ * holds a whole key, in any encoding: a text with percent-escapes (`ak%5F…`, `%61k_…`, twice encoded) is decoded
+ * first, and when a key shows up decoded the decoded text is what is kept, masked.
+ */
 export function maskKeys(text: string): string {
-  return text.includes('ak_') ? text.replace(KEY_PATTERN, maskKey) : text;
+  if (text.includes('%')) {
+    const decoded = decodeAll(text);
+    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskKey);
+  }
+  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskKey) : text;
+}
+
+const KEY_ANYCASE = /ak_/i;
+const KEY_PATTERN_ANYCASE = /ak_[A-Za-z0-9_-]+/gi;
+const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/** Percent-escapes decoded, up to three rounds (a key encoded twice or thrice); bytes that are not UTF-8 stay as given. */
+function decodeAll(text: string): string {
+  let out = text;
+  for (let round = 0; round < 3 && out.includes('%'); round++) {
+    const next = out.replace(ESCAPES, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+    if (next === out) break;
+    out = next;
+  }
+  return out;
 }
 
 /** One key, masked: its first four characters after `ak_` when it is long enough to keep most of it hidden. */
 export function maskKey(key: string): string {
-  return key.length >= 15 ? `${key.slice(0, 7)}…` : 'ak_…';
+  return key.length >= 15 ? `${key.slice(0, 7)}…` : `${key.slice(0, 3)}…`;
 }
 
 /** A bounded journal of handled requests: a ring buffer, oldest dropped first. */

@@ -39,7 +39,7 @@ export function createHandlers(handle: (req: PlainRequest) => PlainResponse, bas
       if (res.unmatched) res = await answerUnmatched(userHandlers, { url: request.url, method: request.method, headers: request.headers, body }, res);
       if (res.delayMs) await delay(res.delayMs);
       if (res.networkError) return HttpResponse.error();
-      return new HttpResponse(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
+      return new HttpResponse(res.body === '' || request.method === 'HEAD' ? null : res.body, { status: res.status, headers: res.headers });
     }),
   ];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { limitValue, nanoUsd, planId } from './field-schemas.js';
 import { MODEL_IDS } from './models.js';
-import { PLAN_IDS } from './plans.js';
 import { SCOPES } from './scopes.js';
 import { ENDPOINTS, PRIORITIES, TASK_STATUSES } from './types.js';
 
@@ -13,10 +13,10 @@ const bucket = z.looseObject({ windowStart: time, count: int, tokens: z.number()
 const account = z.looseObject({
   id: z.string(),
   name: z.string(),
-  plan: z.enum(PLAN_IDS as [string, ...string[]]),
-  balanceNano: int,
-  heldNano: int,
-  limits: z.looseObject({ rpm: int.positive().optional(), tpm: int.positive().optional() }),
+  plan: planId,
+  balanceNano: nanoUsd,
+  heldNano: nanoUsd,
+  limits: z.looseObject({ rpm: limitValue.optional(), tpm: limitValue.optional() }),
   periodStart: time,
   periodEnd: time,
   usage: z.looseObject({

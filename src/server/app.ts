@@ -5,7 +5,8 @@ import { errorBody } from '../rules/errors.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import { controlErrorHandler, createControlRouter } from './control.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
-import { isLoopback } from './loopback.js';
+import { hostOfHeader, isLoopback } from './loopback.js';
+import { WEBHOOK_USER_AGENT } from '../webhooks/url-guard.js';
 
 /** The server's paths off the API's hot path, loaded after the socket listens. */
 export interface SlowPaths {
@@ -19,7 +20,7 @@ export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use('/__sandbox', rejectCrossOrigin, ...(loopback ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
+  app.use('/__sandbox', rejectWebhookLoop, rejectCrossOrigin, ...(loopback ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
   app.get('/', (_req, res) => {
     res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
   });
@@ -29,6 +30,12 @@ export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken
   app.use(controlErrorHandler);
   const apiCors = cors({ ...API_CORS_OPTIONS, exposedHeaders: [...API_CORS_OPTIONS.exposedHeaders] });
   return { app: (req, res) => app(req, res), apiCors: (req, res, next) => apiCors(req as never, res as never, next) };
+}
+
+/** The sandbox's own webhook messages never act on a sandbox's control API (however their URL reached it). */
+function rejectWebhookLoop(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  if (req.get('user-agent') !== WEBHOOK_USER_AGENT) return next();
+  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API does not answer webhook messages of the sandbox.'));
 }
 
 /** The control API answers same-origin pages only: a request with another Origin is refused (no CORS, no CSRF). */
@@ -50,13 +57,7 @@ function rejectCrossOrigin(req: express.Request, res: express.Response, next: ex
  * re-pointed at 127.0.0.1 (DNS rebinding) sends its own name in `Host` and is refused, although it is "same-origin".
  */
 function rejectForeignHost(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  const hostHeader = req.get('host') ?? '';
-  let hostname = '';
-  try {
-    hostname = new URL(`http://${hostHeader}`).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    hostname = '';
-  }
+  const hostname = hostOfHeader(req.get('host'));
   if (isLoopback(hostname)) return next();
   res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.'));
 }

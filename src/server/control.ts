@@ -4,24 +4,19 @@ import { ApiError, ERRORS, errorBody, type ErrorCode } from '../rules/errors.js'
 import { SandboxError } from '../errors.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { Scope } from '../model/scopes.js';
-import type { PlanId } from '../model/plans.js';
 import { createOpenApiDocument } from '../core/openapi.js';
 import { SCENARIOS, type ScenarioName } from '../scenarios/catalog.js';
 import { INSPECTOR_PAGE } from './inspector-page.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import type { RequestFilter } from '../core/journal.js';
+import { controlBodies, parseInput, scenarioClearQuery } from '../schemas.js';
+import { body, readControlBody } from './control-body.js';
 
-const CONTROL_BODY_LIMIT = '5mb';
 
 function sendError(res: Response, code: ErrorCode, message: string = ERRORS[code].message): void {
   res.status(ERRORS[code].status).type('application/json; charset=utf-8').send(errorBody(code, message));
 }
 
-function object(body: unknown): Record<string, unknown> {
-  if (body === undefined) return {};
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new SandboxError('The request body must be a JSON object.');
-  return body as Record<string, unknown>;
-}
 
 /**
  * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
@@ -47,7 +42,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     if (a.length === b.length && timingSafeEqual(a, b)) return next();
     sendError(res, 'invalid_api_key', 'The control API needs the control token: send it in the X-Sandbox-Token header.');
   });
-  router.use(express.json({ limit: CONTROL_BODY_LIMIT, strict: false }));
+  router.use(readControlBody);
 
   const page = INSPECTOR_PAGE.replace('__SCENARIOS__', JSON.stringify(SCENARIOS.map((sc) => ({ name: sc.name, description: sc.description }))).replace(/</g, '\\u003c'));
   router.get('/', (_req, res) => {
@@ -62,59 +57,56 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     res.json({ data: sandbox.accounts.list() });
   });
   router.post('/accounts', (req, res) => {
-    const b = object(req.body);
-    const created = sandbox.accounts.create({ plan: b.plan as PlanId | undefined, balanceUsd: b.balance_usd as number | undefined, name: b.name as string | undefined });
+    const b = body(controlBodies.accountCreate, req);
+    const created = sandbox.accounts.create({ plan: b.plan, balanceUsd: b.balance_usd, name: b.name });
     res.status(201).json({ ...created.account, key: toKeyJson(created.key) });
   });
   router.patch('/accounts/:id', (req, res) => {
-    const b = object(req.body);
-    const limits = b.limits === undefined ? undefined : object(b.limits);
-    res.json(sandbox.accounts.update(req.params.id!, { plan: b.plan as PlanId | undefined, balanceUsd: b.balance_usd as number | undefined, limits: limits as { rpm?: number; tpm?: number } | undefined }));
+    const b = body(controlBodies.accountPatch, req);
+    res.json(sandbox.accounts.update(req.params.id!, { plan: b.plan, balanceUsd: b.balance_usd, limits: b.limits }));
   });
   router.get('/keys', (_req, res) => {
     res.json({ data: sandbox.keys.list().map((k) => ({ ...toKeyJson(k), label: k.label, revoked: k.revoked })) });
   });
   router.post('/keys', (req, res) => {
-    const b = object(req.body);
-    res.status(201).json(toKeyJson(sandbox.keys.create({ accountId: b.account_id as string | undefined, scopes: b.scopes as Scope[], label: b.label as string | undefined })));
+    const b = body(controlBodies.keyCreate, req);
+    res.status(201).json(toKeyJson(sandbox.keys.create({ accountId: b.account_id, scopes: b.scopes, label: b.label })));
   });
   router.delete('/keys/:id', (req, res) => {
     sandbox.keys.revoke(req.params.id!);
     res.status(204).end();
   });
   router.post('/clock', (req, res) => {
-    const b = object(req.body);
-    if (b.advance !== undefined) sandbox.clock.advance(b.advance as number | string);
-    else if (b.set !== undefined) sandbox.clock.set(b.set as string | number);
-    else if (Object.keys(b).length > 0) throw new SandboxError('Give { "advance": "90s" | ms } or { "set": ISO 8601 }.');
+    const b = body(controlBodies.clock, req);
+    if ('advance' in b) sandbox.clock.advance(b.advance);
+    else if ('set' in b) sandbox.clock.set(b.set);
     res.json({ now: new Date(sandbox.clock.now()).toISOString(), mode: sandbox.clock.mode });
   });
   router.get('/clock', (_req, res) => {
     res.json({ now: new Date(sandbox.clock.now()).toISOString(), mode: sandbox.clock.mode });
   });
   router.post('/scenarios', (req, res) => {
-    const b = object(req.body);
-    if (typeof b.name !== 'string') throw new SandboxError('Give the scenario as { "name": "rate-limited", "account_id"?, "key_id"?, "options"? }.');
-    sandbox.useScenario(b.name as ScenarioName, { ...(b.options === undefined ? {} : object(b.options)), accountId: b.account_id as string | undefined, keyId: b.key_id as string | undefined });
+    const b = body(controlBodies.scenario, req);
+    sandbox.useScenario(b.name, { ...b.options, accountId: b.account_id, keyId: b.key_id });
     res.status(204).end();
   });
   router.delete('/scenarios', (req, res) => {
-    const accountId = typeof req.query.account_id === 'string' ? req.query.account_id : undefined;
-    const keyId = typeof req.query.key_id === 'string' ? req.query.key_id : undefined;
-    // `?scope=sandbox` removes only the sandbox-wide ones (the inspector's Clear keeps magic keys and account scopes).
-    sandbox.clearScenarios(accountId || keyId ? { accountId, keyId } : req.query.scope === 'sandbox' ? {} : undefined);
+    // A malformed or unknown filter is a 400 (never "clear everything"). `?scope=sandbox` removes only the
+    // sandbox-wide ones (the inspector's Clear keeps magic keys and account scopes).
+    const q = parseInput(scenarioClearQuery, { ...req.query }, 'the query');
+    sandbox.clearScenarios(q.account_id || q.key_id ? { accountId: q.account_id, keyId: q.key_id } : q.scope === 'sandbox' ? {} : undefined);
     res.status(204).end();
   });
   router.get('/tasks', (req, res) => {
     res.json({ data: sandbox.tasks.list(typeof req.query.account_id === 'string' ? req.query.account_id : undefined) });
   });
   router.post('/tasks/:id/complete', (req, res) => {
-    const b = object(req.body);
+    const b = body(controlBodies.taskComplete, req);
     res.json(sandbox.tasks.complete(req.params.id!, b.result));
   });
   router.post('/tasks/:id/fail', (req, res) => {
-    const b = object(req.body);
-    res.json(sandbox.tasks.fail(req.params.id!, b.error as { code: string; message: string } | undefined));
+    const b = body(controlBodies.taskFail, req);
+    res.json(sandbox.tasks.fail(req.params.id!, b.error));
   });
   router.get('/requests', (req, res) => {
     res.json({ data: sandbox.findRequests(requestFilter(req.query)) });
@@ -176,10 +168,8 @@ export function controlErrorHandler(error: unknown, _req: Request, res: Response
   if (res.headersSent) return void res.end();
   const e = error as { type?: string; status?: number };
   if (error instanceof ApiError) return sendError(res, error.code, error.message);
-  // Every other error of the package (one tree, src/errors.ts) is an unknown id or a bad request its message explains.
-  if (error instanceof SandboxError) return sendError(res, error.code === 'not_found' ? 'not_found' : 'invalid_request', error.message.replace(/^\[agent-work-sandbox\] /, ''));
-  if (e?.type === 'entity.parse.failed') return sendError(res, 'invalid_request', 'Invalid request body: it is not valid JSON.');
-  if (e?.type === 'entity.too.large') return sendError(res, 'request_too_large', `The request body is larger than ${CONTROL_BODY_LIMIT}.`);
+  // Every other error of the package (one tree, src/errors.ts): a catalogued code as it is, else a bad request its message explains.
+  if (error instanceof SandboxError) return sendError(res, Object.hasOwn(ERRORS, error.code) ? (error.code as ErrorCode) : 'invalid_request', error.message.replace(/^\[agent-work-sandbox\] /, ''));
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return sendError(res, 'invalid_request', 'The request could not be read.');
   sendError(res, 'internal_error');
 }

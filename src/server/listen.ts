@@ -8,6 +8,8 @@ import { ERRORS, errorBody } from '../rules/errors.js';
 import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox-types.js';
 import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
+import { onAnswer } from './durable-state.js';
+import { addUrlGuard, type UrlGuard } from '../webhooks/url-guard.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -33,10 +35,16 @@ export interface SandboxServer extends RunningServer {
  * Serves a sandbox over HTTP: `{basePath}/…` through the request core with no framework on the hot path, the control
  * API and everything else through express.
  */
-export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Promise<SandboxServer> {
+export interface ServerOptions extends ListenOptions {
+  /** Called just before every answer's head is written (the CLI's durable `--state` saves there); none: no cost. */
+  beforeAnswer?: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Promise<SandboxServer> {
   const host = options.host ?? DEFAULT_HOST;
   const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
   const basePath = sandbox.basePath;
+  const beforeAnswer = options.beforeAnswer;
   let closing = false;
   const inFlight = new Map<Socket, number>();
   const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers);
@@ -72,9 +80,12 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
       if (closing && busy === 0) socket.end();
     });
     if (closing) res.setHeader('Connection', 'close');
+    if (beforeAnswer) onAnswer(req, res, beforeAnswer);
     const url = req.url ?? '/';
     if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
-      if (req.method === 'OPTIONS') return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
+      // A CORS preflight (an Origin and Access-Control-Request-Method) is answered by `cors`; any other OPTIONS is an
+      // API request like the rest, with the rate-limit headers.
+      if (req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined) return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
       res.setHeader('Access-Control-Allow-Origin', API_CORS_ORIGIN);
       res.setHeader('Access-Control-Expose-Headers', API_CORS_EXPOSED);
       apiDoor(req, res);
@@ -107,6 +118,7 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const unguard = addUrlGuard(sandbox.webhooks, selfGuard(host, port, basePath));
   return {
     url: `http://${urlHost}:${port}`,
     port,
@@ -117,6 +129,7 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
       new Promise<void>((resolve) => {
         // In-flight requests finish; idle keep-alive sockets close now, busy ones after their answer (or the grace).
         closing = true;
+        unguard();
         server.close(() => {
           clearTimeout(grace);
           resolve();
@@ -142,3 +155,19 @@ function rawAnswer(socket: Duplex, status: string, message: string): void {
 }
 
 const RAW_ANSWER_LINGER_MS = 2_000;
+
+/**
+ * Webhook URLs that would reach this listener outside the API (its control API, its inspector): refused. "This
+ * listener" is the port, on a loopback name, an any-address, or the host it is bound to. (A DNS name that resolves here
+ * is not seen here; the control API refuses the sandbox's own webhook messages by their User-Agent as well.)
+ */
+function selfGuard(host: string, port: number, basePath: string): UrlGuard {
+  return (url) => {
+    const urlPort = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    if (urlPort !== port) return undefined;
+    const name = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (!(isLoopback(name) || name === '0.0.0.0' || name === '::' || name === host.toLowerCase())) return undefined;
+    if (url.pathname.startsWith(`${basePath}/`)) return undefined;
+    return `${url.href} is this sandbox's own server (its control API or inspector): a webhook there would act on the sandbox itself. Point webhooks at a receiver of your own.`;
+  };
+}

@@ -1,7 +1,7 @@
 import { StateFileError } from '../errors.js';
-import { readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { StateSnapshot } from '../model/state.js';
 
 export { StateFileError };
@@ -22,12 +22,23 @@ export function loadStateFile(path: string): unknown {
   }
 }
 
-/** Writes a snapshot atomically: a temporary file beside the target, then a rename, so a crash never leaves half a file. */
+/**
+ * Writes a snapshot atomically and durably: a temporary file beside the target, flushed to the disk (fsync), then
+ * renamed over it, then the directory flushed, so that a crash or a power cut leaves the old file or the new one,
+ * never half of one.
+ */
 export function saveStateFile(path: string, snapshot: StateSnapshot): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, `${JSON.stringify(snapshot)}\n`);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFileSync(fd, `${JSON.stringify(snapshot)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
+    syncDirectory(dirname(path));
   } catch (error) {
     try {
       unlinkSync(tmp);
@@ -35,6 +46,19 @@ export function saveStateFile(path: string, snapshot: StateSnapshot): void {
       // nothing to clean up
     }
     throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`);
+  }
+}
+
+/** The rename made durable: the directory's entry flushed too (not possible on every platform, e.g. Windows). */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // a platform that cannot open or flush a directory: the rename is as durable as the platform makes it
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

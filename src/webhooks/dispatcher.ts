@@ -5,6 +5,7 @@
  */
 import type { Engine } from '../core/engine.js';
 import { SandboxError } from '../errors.js';
+import { parseInput, webhookUrl } from '../schemas.js';
 import { MinHeap } from '../model/heap.js';
 import { usdToNano } from '../model/money.js';
 import { PLANS } from '../model/plans.js';
@@ -15,6 +16,7 @@ import type { TaskEvent } from '../rules/tasks.js';
 import { creditsLowEvent, isWebhookEventType, sampleEvent, taskEvent, type WebhookEvent, type WebhookEventType } from './events.js';
 import { DEFAULT_DELIVERY, retryDelay, type DeliverySettings } from './retry.js';
 import { send, type WebhookCallback, type WebhookRequest } from './send.js';
+import { refusedUrl, WEBHOOK_USER_AGENT } from './url-guard.js';
 import { importKey, secretBytes, seededSecret, sign, wrongKeyBytes } from './signature.js';
 import type { AddWebhookInput, DeliveryAttempt, DeliveryFilter, DeliveryStatus, SandboxWebhooks, WebhookDelivery, WebhookEndpoint, WebhookOptions } from './types.js';
 
@@ -47,11 +49,13 @@ interface Delivery {
   duplicates: boolean;
 }
 
-const DEFAULT_LOW_BALANCE_USD = 5;
+export const DEFAULT_LOW_BALANCE_USD = 5;
+/** The longest a flush waits, in real ms (each attempt also has its own `timeoutMs`). */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000;
 const iso = (t: number) => new Date(t).toISOString();
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-function settings(options: WebhookOptions): DeliverySettings & { lowBalanceNano: number; kept: number } {
+function settings(options: WebhookOptions): DeliverySettings & { flushTimeoutMs: number; lowBalanceNano: number; kept: number } {
   const s = { ...DEFAULT_DELIVERY, ...definedOnly(options) };
   const check = (ok: boolean, what: string) => {
     if (!ok) throw new SandboxError(`webhooks.${what}`);
@@ -61,9 +65,11 @@ function settings(options: WebhookOptions): DeliverySettings & { lowBalanceNano:
   check(Number.isFinite(s.timeoutMs) && s.timeoutMs > 0, `timeoutMs must be a number of milliseconds > 0.`);
   const low = options.lowBalanceUsd ?? DEFAULT_LOW_BALANCE_USD;
   check(typeof low === 'number' && Number.isFinite(low) && low >= 0, `lowBalanceUsd must be a number ≥ 0.`);
+  const flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
+  check(Number.isFinite(flushTimeoutMs) && flushTimeoutMs > 0, `flushTimeoutMs must be a number of milliseconds > 0.`);
   const kept = options.deliveriesKept ?? 1000;
   check(Number.isInteger(kept) && kept >= 1, `deliveriesKept must be a positive integer.`);
-  return { maxAttempts: s.maxAttempts, retryBaseMs: s.retryBaseMs, timeoutMs: s.timeoutMs, lowBalanceNano: usdToNano(low), kept };
+  return { maxAttempts: s.maxAttempts, retryBaseMs: s.retryBaseMs, timeoutMs: s.timeoutMs, flushTimeoutMs, lowBalanceNano: usdToNano(low), kept };
 }
 
 function definedOnly(options: WebhookOptions): Partial<DeliverySettings> {
@@ -253,7 +259,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
     let outcome;
     try {
       request = await this.request(endpoint, d);
-      outcome = await send(endpoint, request, this.config.timeoutMs);
+      // Checked again at each attempt: an endpoint may have been added before the sandbox was served.
+      const refused = endpoint.url === null ? undefined : refusedUrl(this, endpoint.url);
+      outcome = refused ? { status: null, latencyMs: 0, error: `Not sent: ${refused}`, response: null } : await send(endpoint, request, this.config.timeoutMs);
     } catch (error) {
       outcome = { status: null, latencyMs: 0, error: `Could not sign the message: ${(error as Error).message}`, response: null };
     }
@@ -284,7 +292,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
       url: endpoint.url,
       headers: {
         'content-type': 'application/json',
-        'user-agent': 'agent-work-sandbox-webhooks',
+        'user-agent': WEBHOOK_USER_AGENT,
         'webhook-id': d.event.id,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signature,
@@ -330,7 +338,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const hasUrl = input.url !== undefined && input.url !== null;
     if (hasUrl === (input.callback !== undefined)) throw new SandboxError('Give a webhook endpoint either a url or a callback (one of them).');
     if (input.callback !== undefined && typeof input.callback !== 'function') throw new SandboxError('callback must be a function.');
-    const url = hasUrl ? checkUrl(input.url) : null;
+    const url = hasUrl ? parseInput(webhookUrl, input.url, 'url') : null;
+    const refused = url === null ? undefined : refusedUrl(this, url);
+    if (refused) throw new SandboxError(`url: ${refused}`);
     const n = ++this.counters.endpoint;
     const secret = input.secret ?? seededSecret(this.engine.seed, `endpoint:${n}`);
     const endpoint: Endpoint = {
@@ -404,12 +414,25 @@ export class WebhookDispatcher implements SandboxWebhooks {
     return sent.map(deliveryView);
   }
 
+  /**
+   * Delivers what is due and waits for it, for at most `flushTimeoutMs` (default 30 s) in all: a slow receiver cannot
+   * hold a flush (or a control-API call that flushes) longer. What is still in flight then goes on in the background.
+   */
   async flush(): Promise<void> {
     this.settle();
-    for (;;) {
-      if (!this.running && !this.due(this.engine.clock.now(), false)) return;
-      this.kick();
-      await this.running;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<'bound'>((resolve) => {
+      timer = setTimeout(() => resolve('bound'), this.config.flushTimeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+    });
+    try {
+      for (;;) {
+        if (!this.running && !this.due(this.engine.clock.now(), false)) return;
+        this.kick();
+        if ((await Promise.race([this.running, bound])) === 'bound') return;
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -441,17 +464,6 @@ function assertPlan(account: Account): void {
   if (!plan.webhooks) {
     throw new SandboxError(`Webhooks are a feature of the Pro and Enterprise plans; account '${account.id}' is on the ${plan.name} plan.`);
   }
-}
-
-function checkUrl(raw: unknown): string {
-  let url: URL | undefined;
-  try {
-    url = typeof raw === 'string' ? new URL(raw) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new SandboxError(`A webhook url must be an absolute http or https URL; got ${JSON.stringify(raw)}.`);
-  return url.href;
 }
 
 function endpointView(e: Endpoint): WebhookEndpoint {

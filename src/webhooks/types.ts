@@ -13,6 +13,8 @@ export interface WebhookOptions extends Partial<DeliverySettings> {
   endpoints?: (Omit<AddWebhookInput, 'accountId'> & { accountId?: string })[];
   /** How many finished deliveries the journal keeps (pending ones are always kept). Default 1000. */
   deliveriesKept?: number;
+  /** The longest `flush()` (and the control API's flush, test and replay) waits, in real ms. Default 30000. */
+  flushTimeoutMs?: number;
 }
 
 export interface AddWebhookInput {

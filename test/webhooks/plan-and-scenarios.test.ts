@@ -24,7 +24,7 @@ describe('"Webhooks are listed as a feature of the Pro plan": Pro and Enterprise
     const sandbox = manualSandbox();
     expect(() => sandbox.webhooks.add({ accountId: 'acc_nope', url: 'https://receiver.test/hook' })).toThrow("No account 'acc_nope'.");
     for (const url of ['receiver.test/hook', 'ftp://receiver.test/hook', 'javascript:alert(1)']) {
-      expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url })).toThrow('A webhook url must be an absolute http or https URL');
+      expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url })).toThrow('url: must be an absolute http or https URL');
     }
     expect(() => sandbox.webhooks.add({ accountId: 'acc_demo' })).toThrow('either a url or a callback');
     expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook', callback: () => {} })).toThrow('either a url or a callback');

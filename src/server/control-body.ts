@@ -1,0 +1,84 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { z, ZodType } from 'zod';
+import { errorBody } from '../rules/errors.js';
+import { parseInput } from '../schemas.js';
+
+/** The largest control-API body (a whole state snapshot fits). */
+export const CONTROL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+/** The deepest nesting of arrays and objects a control body may have: a snapshot needs 6; 64 leaves room. */
+export const CONTROL_BODY_MAX_DEPTH = 64;
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+function refuse(req: Request, res: Response, code: string, status: number, message: string): void {
+  // What the client still sends is not read: the connection closes after the answer.
+  res.set('Connection', 'close');
+  res.status(status).type('application/json; charset=utf-8').send(errorBody(code, message));
+  req.unpipe();
+  req.resume();
+}
+
+/**
+ * The control API's body reader (in place of express.json): a body must be JSON (`Content-Type: application/json`,
+ * else 415), at most 5 MiB (else 413), and nested at most 64 deep (else 400). Size and depth are checked on the bytes
+ * as they arrive, so a hostile body is refused at the first byte too many, before anything is parsed or kept.
+ * No body at all leaves `req.body` undefined.
+ */
+export function readControlBody(req: Request, res: Response, next: NextFunction): void {
+  const length = req.headers['content-length'];
+  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return next();
+  const type = req.headers['content-type'] ?? '';
+  if (!JSON_TYPE.test(type)) {
+    return refuse(req, res, 'unsupported_media_type', 415, `The control API reads JSON bodies only: send Content-Type: application/json${type ? ` (got '${type.slice(0, 100)}')` : ''}.`);
+  }
+  if (length !== undefined && Number(length) > CONTROL_BODY_LIMIT_BYTES) return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let done = false;
+  const onData = (chunk: Buffer) => {
+    if (done) return;
+    size += chunk.length;
+    if (size > CONTROL_BODY_LIMIT_BYTES) {
+      done = true;
+      return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
+    }
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) {
+        if (++depth > CONTROL_BODY_MAX_DEPTH) {
+          done = true;
+          return refuse(req, res, 'invalid_request', 400, `Invalid request body: nested deeper than ${CONTROL_BODY_MAX_DEPTH} levels.`);
+        }
+      } else if (c === 0x7d || c === 0x5d) depth -= 1;
+    }
+    chunks.push(chunk);
+  };
+  req.on('data', onData);
+  req.on('error', () => {
+    done = true;
+    req.socket.destroy();
+  });
+  req.on('end', () => {
+    if (done) return;
+    done = true;
+    try {
+      req.body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return void res.status(400).type('application/json; charset=utf-8').send(errorBody('invalid_request', 'Invalid request body: it is not valid JSON.'));
+    }
+    next();
+  });
+}
+
+/** The request body read with one of the shared schemas (no body reads as `{}`); a wrong field is a 400 naming it. */
+export function body<S extends ZodType>(schema: S, req: Request): z.output<S> {
+  return parseInput(schema, req.body === undefined ? {} : req.body, 'the request body');
+}

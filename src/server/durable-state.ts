@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StateSnapshot } from '../model/state.js';
+import { saveStateFile } from './state-file.js';
+
+/**
+ * When `--state` writes the state file:
+ * - `always`: before the answer of every request that may write (any method but GET, HEAD and OPTIONS), so an
+ *   acknowledged write is on the disk before the client hears of it; other changes (usage counts, clock) within
+ *   the interval as below;
+ * - a number of ms (default 1000): at most that long after a change (write-behind: one save per interval at most);
+ * - `exit`: only when the server stops (the old behaviour: a crash loses the session).
+ */
+export type StateSync = 'always' | 'exit' | number;
+
+export const DEFAULT_STATE_SYNC_MS = 1000;
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface StateSaver {
+  /** The server's hook: called just before each answer's head is written. */
+  beforeAnswer(req: IncomingMessage, res: ServerResponse): void;
+  /** Saves now if anything changed since the last save. */
+  flush(): void;
+  /** No more periodic saves. */
+  stop(): void;
+  /** Saves written so far (for tests and the benchmark). */
+  readonly saves: number;
+}
+
+/** Saves `snapshot()` to `path` as `sync` says. A save that fails is reported through `onError` and retried later. */
+export function createStateSaver(path: string, snapshot: () => StateSnapshot, sync: StateSync, onError: (error: Error) => void): StateSaver {
+  let dirty = false;
+  let saves = 0;
+  const save = () => {
+    dirty = false;
+    try {
+      saveStateFile(path, snapshot());
+      saves += 1;
+    } catch (error) {
+      dirty = true;
+      onError(error as Error);
+    }
+  };
+  const interval = sync === 'exit' ? undefined : sync === 'always' ? DEFAULT_STATE_SYNC_MS : sync;
+  const timer = interval === undefined ? undefined : setInterval(() => dirty && save(), interval);
+  timer?.unref();
+  return {
+    beforeAnswer(req) {
+      if (sync === 'always' && !READS.has(req.method ?? 'GET')) save();
+      else dirty = true;
+    },
+    flush: () => dirty && save(),
+    stop: () => clearInterval(timer),
+    get saves() {
+      return saves;
+    },
+  };
+}
+
+/** Calls `hook` just before the head of `res` is written (whichever way it is: writeHead, or an implicit one by end). */
+export function onAnswer(req: IncomingMessage, res: ServerResponse, hook: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    res.writeHead = writeHead;
+    hook(req, res);
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as typeof res.writeHead;
+}
