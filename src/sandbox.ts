@@ -23,6 +23,7 @@ import { findScenario, SCENARIO_NAMES, type ScenarioOptions } from './scenarios/
 import { SandboxError } from './errors.js';
 import type { TaskError } from './model/types.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { Auditor, type AuditFinding } from './audit/auditor.js';
 import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
 
 /** A scenario to start with: a name, or a name with options and a scope. */
@@ -137,6 +138,16 @@ export interface SandboxCore {
   findRequests(filter?: RequestFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
+  /**
+   * The decision trace of a request still in the journal, by its id (`req_…`, the `id` of a journal entry): the steps
+   * that decided its answer, in order. Undefined when the journal no longer holds it.
+   */
+  explain(requestId: string): JournalEntry['trace'] | undefined;
+  /**
+   * The integration audit: client behaviour that will hurt in production (see docs/audit.md), errors first.
+   * @example expect(sandbox.audit().filter((f) => f.severity === 'error')).toEqual([])
+   */
+  audit(filter?: { accountId?: string }): AuditFinding[];
   /** One read of everything the inspector page shows (newest tasks and requests first). */
   overview(options?: OverviewOptions): Overview;
   snapshot(): StateSnapshot;
@@ -180,6 +191,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     throw new SandboxError(`taskRetention must be an integer ≥ 0 or Infinity, got ${JSON.stringify(options.taskRetention)}.`);
   }
 
+  const auditor = new Auditor(() => engine.state);
   engine = {
     state: fromSnapshot(initial),
     seed,
@@ -188,6 +200,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     taskRetention,
     clock,
     journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    audit: auditor,
     scenarios: new ActiveScenarios(),
     basePath,
     anonymousRpm: options.anonymousRpm ?? 60,
@@ -257,6 +270,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       clock.set(clockMode === 'manual' ? (start ?? initialNow) : (start ?? Date.now()));
       engine.seed = seed;
       engine.journal.clear();
+      auditor.clear();
       engine.scenarios.clear();
       engine.requestSeq = 0;
       applyInitialScenarios();
@@ -358,6 +372,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     clearRequests() {
       engine.journal.clear();
     },
+    explain: (requestId) => engine.journal.get(requestId)?.trace,
+    audit: (filter) => auditor.findings(filter),
     overview(overviewOptions) {
       settle(engine);
       return overview(engine, overviewOptions);
