@@ -68,7 +68,12 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     const resolved = engine.scenarios.resolve(account?.id, key?.id, fromHeader, engine.seed, engine.requestSeq);
     effects = resolved.effects;
     caller.scenarios = resolved.names;
-    if (key && !(effects.revokedKey)) trace.push(['key', 'pass', key.id, key.accountId]);
+    if (key && account && !effects.revokedKey) {
+      trace.push(['key', 'pass', key.id, key.accountId]);
+      // Known before the scenario answers below, so that their journal entries (and the audit) name the account.
+      caller.key = key;
+      caller.account = account;
+    }
     if (resolved.names.length > 0) trace.push(['scenario', 'applied', resolved.names.join(', '), effectOf(effects)]);
     if (effects.networkError) return finishNetworkError(engine, req, caller, now);
     if (effects.serverError) throw new ApiError('internal_error');
