@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 // The library: runtime-neutral entry, plus `vitest` (the test-runner helper, `agent-work-sandbox/vitest`, Node: it
 // uses msw/node). Declarations for both formats; the Node server is a lazily loaded chunk.
 const library = {
-  entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' },
+  entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', matchers: 'src/matchers.ts' },
   dts: true,
   sourcemap: true,
   target: 'node20',

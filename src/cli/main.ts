@@ -12,6 +12,7 @@ import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, Stat
 import { SnapshotError } from '../model/state.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
+import { auditSummary } from './audit-summary.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -122,6 +123,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
+        const audit = auditSummary(sandbox);
+        if (audit) io.stderr(audit);
         if (!config.state) return;
         const snapshot = sandbox.snapshot();
         try {
