@@ -35,11 +35,11 @@ interface Subject {
   badKeys: Set<number>;
   /** The rate window (its end) last found near a limit. */
   nearWindow: number;
+  /** What this subject's requests matched, by rule. */
+  tallies: Map<AuditRuleName, Tally>;
 }
 
 interface Tally {
-  rule: AuditRuleName;
-  accountId: string | null;
   count: number;
   first: number;
   last: number;
@@ -58,7 +58,6 @@ const POLL_PREFIX = '/ext/tasks/';
  */
 export class Auditor {
   private subjects = new Map<string, Subject>();
-  private tallies = new Map<string, Tally>();
 
   constructor(private readonly state: () => State) {}
 
@@ -66,7 +65,7 @@ export class Auditor {
     const subject = this.subject(accountId, req, id);
     const isCreate = req.method === 'POST' && req.path === CREATE_PATH;
 
-    if (now < subject.blockedUntil && (!subject.blockedCreateOnly || isCreate)) this.hit(subject.blockedBy, subject.accountId, id);
+    if (now < subject.blockedUntil && (!subject.blockedCreateOnly || isCreate)) this.hit(subject, subject.blockedBy, id);
     if (status === 429 && response) {
       subject.blockedUntil = Date.parse(response.headers['X-RateLimit-Reset'] ?? '') || now + Number(response.headers['Retry-After'] ?? 0) * 1000;
       subject.blockedBy = 'retry-before-reset';
@@ -80,24 +79,24 @@ export class Auditor {
     if (isCreate) this.observeCreate(subject, id, req, status, response);
     else if (req.method === 'GET' && req.path.startsWith(POLL_PREFIX)) {
       const last = subject.polls.get(req.path);
-      if (last !== undefined && now - last < MIN_POLL_INTERVAL_MS) this.hit('polling-storm', subject.accountId, id);
+      if (last !== undefined && now - last < MIN_POLL_INTERVAL_MS) this.hit(subject, 'polling-storm', id);
       if (subject.polls.size >= MAX_REMEMBERED) subject.polls.clear();
       subject.polls.set(req.path, now);
     }
 
     if (status === 401 && code === 'invalid_api_key') {
       const h = hash53(req.header('authorization') ?? '');
-      if (subject.badKeys.has(h)) this.hit('repeated-invalid-key', subject.accountId, id);
+      if (subject.badKeys.has(h)) this.hit(subject, 'repeated-invalid-key', id);
       else if (subject.badKeys.size < MAX_REMEMBERED) subject.badKeys.add(h);
     }
-    if (req.method !== 'GET' && req.body !== '' && !/json/i.test(req.header('content-type') ?? '')) this.hit('missing-content-type', subject.accountId, id);
+    if (req.method !== 'GET' && req.body !== '' && !/json/i.test(req.header('content-type') ?? '')) this.hit(subject, 'missing-content-type', id);
     if (accountId !== null) this.observeLimits(subject, id, trace);
   }
 
   private observeCreate(subject: Subject, id: number, req: PlainRequest, status: number, response: PlainResponse | undefined): void {
     const idem = req.header('idempotency-key');
     if (subject.unsafe.size > 0 && subject.unsafe.has(hash53(req.body))) {
-      this.hit('unsafe-post-retry', subject.accountId, id);
+      this.hit(subject, 'unsafe-post-retry', id);
       if (status === 201) subject.unsafe.delete(hash53(req.body));
     }
     const uncertain = status >= 500 || status === 0 || (response?.delayMs ?? 0) > 0;
@@ -107,7 +106,7 @@ export class Auditor {
     if (!account) return;
     const spendable = Math.max(0, account.balanceNano - account.heldNano);
     if (subject.last402 >= 0) {
-      if (spendable <= subject.last402) this.hit('ignored-402', subject.accountId, id);
+      if (spendable <= subject.last402) this.hit(subject, 'ignored-402', id);
       else subject.last402 = -1;
     }
     if (status === 402) subject.last402 = spendable;
@@ -123,49 +122,55 @@ export class Auditor {
       const window = rate ? (rate[4] as number) : 0;
       if (window !== subject.nearWindow) {
         subject.nearWindow = window;
-        this.hit('near-limit', subject.accountId, id);
+        this.hit(subject, 'near-limit', id);
       }
       return;
     }
   }
 
   private subject(accountId: string | null, req: PlainRequest, id: number): Subject {
-    let owner = accountId;
-    if (KEY_IN_URL.test(req.query) || req.path.includes('ak_')) {
+    const subject = this.named(accountId, req.clientId);
+    if ((req.query !== '' && KEY_IN_URL.test(req.query)) || req.path.includes('ak_')) {
       // Whose key it is, if it is one: the finding goes to that account.
+      let owner = accountId;
       const keys = this.state().keys;
       for (const text of `${req.path}?${req.query}`.match(KEY_TEXT) ?? []) owner ??= keys.get(text)?.accountId ?? null;
-      this.hit('key-in-url', owner, id);
+      this.hit(owner === accountId ? subject : this.named(owner, req.clientId), 'key-in-url', id);
     }
-    const name = accountId ?? `client:${req.clientId}`;
+    return subject;
+  }
+
+  private named(accountId: string | null, clientId: string): Subject {
+    const name = accountId ?? `client:${clientId}`;
     let s = this.subjects.get(name);
     if (!s) {
       if (this.subjects.size >= MAX_SUBJECTS) this.subjects.delete(this.subjects.keys().next().value!);
-      s = { accountId, blockedUntil: 0, blockedBy: 'retry-before-reset', blockedCreateOnly: false, unsafe: new Set(), polls: new Map(), last402: -1, badKeys: new Set(), nearWindow: -1 };
+      s = { accountId, blockedUntil: 0, blockedBy: 'retry-before-reset', blockedCreateOnly: false, unsafe: new Set(), polls: new Map(), last402: -1, badKeys: new Set(), nearWindow: -1, tallies: new Map() };
       this.subjects.set(name, s);
     }
     return s;
   }
 
-  private hit(rule: AuditRuleName, accountId: string | null, id: number): void {
-    const name = `${accountId ?? ''}\n${rule}`;
-    const t = this.tallies.get(name);
+  private hit(subject: Subject, rule: AuditRuleName, id: number): void {
+    const t = subject.tallies.get(rule);
     if (t) {
       t.count += 1;
       t.last = id;
     } else {
-      this.tallies.set(name, { rule, accountId, count: 1, first: id, last: id });
+      subject.tallies.set(rule, { count: 1, first: id, last: id });
     }
   }
 
   /** The findings (of one account), errors first, then by rule and account. */
   findings(filter: { accountId?: string } = {}): AuditFinding[] {
     const out: AuditFinding[] = [];
-    for (const t of this.tallies.values()) {
-      if (filter.accountId !== undefined && t.accountId !== filter.accountId) continue;
-      const rule = AUDIT_RULE_BY_NAME.get(t.rule)!;
-      if (t.count < (rule.minCount ?? 1)) continue;
-      out.push({ rule: t.rule, severity: rule.severity, count: t.count, first_request_id: requestId(t.first), last_request_id: requestId(t.last), fix: rule.fix, account_id: t.accountId });
+    for (const subject of this.subjects.values()) {
+      if (filter.accountId !== undefined && subject.accountId !== filter.accountId) continue;
+      for (const [name, t] of subject.tallies) {
+        const rule = AUDIT_RULE_BY_NAME.get(name)!;
+        if (t.count < (rule.minCount ?? 1)) continue;
+        out.push({ rule: name, severity: rule.severity, count: t.count, first_request_id: requestId(t.first), last_request_id: requestId(t.last), fix: rule.fix, account_id: subject.accountId });
+      }
     }
     const order = (f: AuditFinding) => AUDIT_RULES.findIndex((r) => r.rule === f.rule);
     const rank = { error: 0, warning: 1, info: 2 } as const;
@@ -174,6 +179,5 @@ export class Auditor {
 
   clear(): void {
     this.subjects.clear();
-    this.tallies.clear();
   }
 }

@@ -53,7 +53,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     rule: 'polling-storm',
     severity: 'warning',
-    description: `GET /ext/tasks/:id for one task more often than once a second (${MIN_POLL_INTERVAL_MS} ms of sandbox time), faster than a task changes; counted from the third such poll.`,
+    description: `GET /ext/tasks/:id for one task more often than once a second (${MIN_POLL_INTERVAL_MS} ms of sandbox time), faster than a task changes; reported from the third poll that comes within a second of the one before.`,
     fix: 'Poll a task at most once a second, backing off while it stays queued or running (or use webhooks on Pro and Enterprise).',
     minCount: 3,
   },

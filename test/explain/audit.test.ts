@@ -1,4 +1,5 @@
 /** The integration audit: each rule of the catalogue triggered and not triggered, the filters, the control API. */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUDIT_RULES } from '../../src/index.js';
 import { inProcess, overSocket, type Door } from '../support/doors.js';
@@ -234,6 +235,11 @@ describe('audit', () => {
       expect(r.description.length).toBeGreaterThan(20);
       expect(r.fix.split(/(?<=\.)\s/).length).toBeLessThanOrEqual(2);
     }
+  });
+
+  it('docs/audit.md shows every rule of the catalogue with its severity, description and fix', () => {
+    const doc = readFileSync(new URL('../../docs/audit.md', import.meta.url), 'utf8');
+    for (const r of AUDIT_RULES) expect(doc).toContain(`| \`${r.rule}\` | ${r.severity} | ${r.description} | ${r.fix} |`);
   });
 
   it('GET /__sandbox/audit gives { data: findings }, ?account_id= filters, an unknown parameter is 400', async () => {
