@@ -1,5 +1,5 @@
 import { requestId } from '../core/journal.js';
-import type { RawTrace } from '../core/trace.js';
+import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
 import { hash53 } from '../model/random.js';
 import type { State } from '../model/state.js';
@@ -69,7 +69,8 @@ export class Auditor {
     if (status === 429 && response) {
       subject.blockedUntil = Date.parse(response.headers['X-RateLimit-Reset'] ?? '') || now + Number(response.headers['Retry-After'] ?? 0) * 1000;
       subject.blockedBy = 'retry-before-reset';
-      subject.blockedCreateOnly = trace.length > 1 && trace[trace.length - 2]![0] === 'tpm';
+      // A 429 on tokens (the step before the answer is `tpm`) holds back task creation only.
+      subject.blockedCreateOnly = trace[trace.length - 2 * STRIDE] === 'tpm';
     } else if (status === 503 && response) {
       subject.blockedUntil = now + Number(response.headers['Retry-After'] ?? 0) * 1000;
       subject.blockedBy = 'retry-after-503-ignored';
@@ -113,18 +114,18 @@ export class Auditor {
   }
 
   private observeLimits(subject: Subject, id: number, trace: RawTrace): void {
-    for (const s of trace) {
-      // rate: [limit, used, resetAt]; tpm: [tpm, used, needed]
-      const near = s[0] === 'rate' ? (s[3] as number) >= NEAR_LIMIT_SHARE * (s[2] as number)
-        : s[0] === 'tpm' ? (s[3] as number) + (s[4] as number) >= NEAR_LIMIT_SHARE * (s[2] as number) : false;
-      if (!near) continue;
-      const rate = trace.find((r) => r[0] === 'rate');
-      const window = rate ? (rate[4] as number) : 0;
-      if (window !== subject.nearWindow) {
-        subject.nearWindow = window;
-        this.hit(subject, 'near-limit', id);
-      }
-      return;
+    // rate: limit, used, resetAt; tpm: tpm, used, needed.
+    const rate = stepIndex(trace, 'rate');
+    if (rate === -1) return;
+    let near = (trace[rate + 3] as number) >= NEAR_LIMIT_SHARE * (trace[rate + 2] as number);
+    if (!near) {
+      const tpm = stepIndex(trace, 'tpm');
+      near = tpm !== -1 && (trace[tpm + 3] as number) + (trace[tpm + 4] as number) >= NEAR_LIMIT_SHARE * (trace[tpm + 2] as number);
+    }
+    const window = trace[rate + 4] as number;
+    if (near && window !== subject.nearWindow) {
+      subject.nearWindow = window;
+      this.hit(subject, 'near-limit', id);
     }
   }
 

@@ -12,7 +12,7 @@ import { findScenario } from '../scenarios/catalog.js';
 import type { Engine } from './engine.js';
 import { maskKey, maskKeys } from './journal.js';
 import { matchRoute, type Reply } from './routes.js';
-import { lastFailed, traceHeader, type RawTrace } from './trace.js';
+import { addStep, lastFailed, traceHeader, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -61,7 +61,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       keyError = error;
-      trace.push(['key', 'fail', keyText === undefined ? (error.code === 'missing_api_key' ? 'missing' : 'malformed') : key ? 'revoked' : 'unknown', keyText && maskKey(keyText)]);
+      addStep(trace, 'key', 'fail', keyText === undefined ? (error.code === 'missing_api_key' ? 'missing' : 'malformed') : key ? 'revoked' : 'unknown', keyText && maskKey(keyText));
       key = undefined;
     }
     const account = key ? engine.state.accounts.get(key.accountId) : undefined;
@@ -69,18 +69,18 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     effects = resolved.effects;
     caller.scenarios = resolved.names;
     if (key && account && !effects.revokedKey) {
-      trace.push(['key', 'pass', key.id, key.accountId]);
+      addStep(trace, 'key', 'pass', key.id, key.accountId);
       // Known before the scenario answers below, so that their journal entries (and the audit) name the account.
       caller.key = key;
       caller.account = account;
     }
-    if (resolved.names.length > 0) trace.push(['scenario', 'applied', resolved.names.join(', '), effectOf(effects)]);
+    if (resolved.names.length > 0) addStep(trace, 'scenario', 'applied', resolved.names.join(', '), effectOf(effects));
     if (effects.networkError) return finishNetworkError(engine, req, caller, now);
     if (effects.serverError) throw new ApiError('internal_error');
     if (effects.unavailable) throw new ApiError('service_unavailable', undefined, { 'Retry-After': '30' });
     if (!keyError && effects.revokedKey) {
       keyError = new ApiError('invalid_api_key');
-      trace.push(['key', 'fail', 'scenario', keyText && maskKey(keyText)]);
+      addStep(trace, 'key', 'fail', 'scenario', keyText && maskKey(keyText));
     }
 
     if (keyError || !key || !account) {
@@ -89,7 +89,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
       if (engine.state.anonymous.size >= MAX_ANONYMOUS_BUCKETS) dropEndedWindows(engine.state.anonymous, now);
       engine.state.anonymous.set(req.clientId, bucket);
       rate = takeRequest(bucket, engine.anonymousRpm);
-      trace.push(['rate', rate.admitted ? 'pass' : 'fail', rate.limit, bucket.count, rate.resetAt, true]);
+      addStep(trace, 'rate', rate.admitted ? 'pass' : 'fail', rate.limit, bucket.count, rate.resetAt, true);
       if (!rate.admitted) throw rateLimited(rate, now);
       throw keyError ?? new ApiError('invalid_api_key');
     }
@@ -107,7 +107,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     rate = effects.rateLimited
       ? { admitted: false, limit: rpm, remaining: 0, resetAt: bucket.windowStart + WINDOW_MS }
       : takeRequest(bucket, rpm);
-    trace.push(['rate', rate.admitted ? 'pass' : 'fail', rate.limit, effects.rateLimited ? rpm : bucket.count, rate.resetAt, false]);
+    addStep(trace, 'rate', rate.admitted ? 'pass' : 'fail', rate.limit, effects.rateLimited ? rpm : bucket.count, rate.resetAt, false);
     if (!rate.admitted) throw rateLimited(rate, now);
     account.usage.requests += 1;
     if (headerError) throw headerError;
@@ -115,24 +115,24 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     // 3. Route.
     const match = matchRoute(req.method, req.path);
     if (!match) {
-      trace.push(['route', 'fail', `${req.method} ${engine.basePath}${req.path}`]);
+      addStep(trace, 'route', 'fail', `${req.method} ${engine.basePath}${req.path}`);
       const notFound = new ApiError('not_found', `No route for ${req.method} ${engine.basePath}${req.path}.`);
       if (!req.passUnmatched) throw notFound;
       // A door with handlers of its own answers instead; it records the final answer in the journal.
       const response = finish(engine, req, errorReply(notFound), rate, caller, effects, now, false);
       response.unmatched = { accountId: account.id, keyId: key.id, scopes: [...key.scopes], record: (status, code) => {
-        trace.push(['answer', status < 400 ? 'pass' : 'fail', status, code]);
+        addStep(trace, 'answer', status < 400 ? 'pass' : 'fail', status, code);
         record(engine, req, status, code, caller, now);
       } };
       return response;
     }
     account.usage.byEndpoint[match.route.endpoint] += 1;
-    trace.push(['route', 'pass', match.route.endpoint]);
+    addStep(trace, 'route', 'pass', match.route.endpoint);
 
     // 4. Scope.
     const scopes = effects.readOnlyKey ? readOnly(key.scopes) : key.scopes;
     const granted = grants(scopes, match.route.scope);
-    trace.push(['scope', granted ? 'pass' : 'fail', match.route.scope, granted ? undefined : scopes.join(' ')]);
+    addStep(trace, 'scope', granted ? 'pass' : 'fail', match.route.scope, granted ? undefined : scopes.join(' '));
     if (!granted) {
       throw new ApiError('insufficient_scope', `This API key lacks the required scope '${match.route.scope}' (or 'admin').`);
     }
@@ -142,7 +142,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   } catch (error) {
     reply = errorReply(error);
     // A check that failed without saying so: the body's (invalid_request, request_too_large).
-    if (!lastFailed(trace) && (reply.code === 'invalid_request' || reply.code === 'request_too_large')) trace.push(['body', 'fail', (error as ApiError).message]);
+    if (!lastFailed(trace) && (reply.code === 'invalid_request' || reply.code === 'request_too_large')) addStep(trace, 'body', 'fail', (error as ApiError).message);
   }
   return finish(engine, req, reply, rate, caller, effects, now);
 }
@@ -194,7 +194,7 @@ function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState
     'X-RateLimit-Reset': isoOf(r.resetAt),
   };
   if (reply.headers) Object.assign(headers, reply.headers);
-  if (journal) caller.trace.push(['answer', reply.status < 400 ? 'pass' : 'fail', reply.status, reply.code ?? null]);
+  if (journal) addStep(caller.trace, 'answer', reply.status < 400 ? 'pass' : 'fail', reply.status, reply.code ?? null);
   if (req.header('x-sandbox-explain') === '1') headers['X-Sandbox-Trace'] = traceHeader(caller.trace);
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
   if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
@@ -214,7 +214,7 @@ function isoOf(resetAt: number): string {
 }
 
 function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {
-  caller.trace.push(['answer', 'fail', 0, 'network_error']);
+  addStep(caller.trace, 'answer', 'fail', 0, 'network_error');
   const response: PlainResponse = { status: 0, headers: {}, body: '', networkError: true };
   record(engine, req, 0, 'network_error', caller, now, response);
   return response;

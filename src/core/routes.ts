@@ -13,7 +13,7 @@ import { decodeCursor, encodeCursor, parseLimit } from './paging.js';
 import type { PlainRequest } from './types.js';
 import { agentView, taskView, usageView } from './views.js';
 import { hash53 } from '../model/random.js';
-import type { RawTrace } from './trace.js';
+import { addStep, type RawTrace } from './trace.js';
 
 /** What a route body gets: the request, and what the guards before it established. */
 export interface RouteContext {
@@ -85,7 +85,7 @@ function agentNotFound(id: string): ApiError {
 
 function getAgent({ engine, id, effects, trace }: RouteContext): Reply {
   const index = effects.emptyCatalog ? undefined : engine.state.agentIndex.get(id);
-  trace.push(['resource', index === undefined ? 'fail' : 'pass', 'agent', id]);
+  addStep(trace, 'resource', index === undefined ? 'fail' : 'pass', 'agent', id);
   if (index === undefined) throw agentNotFound(id);
   return ok(agentView(engine.state.agents[index]!));
 }
@@ -100,7 +100,7 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
     throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': it must be 1 to 255 characters.");
   }
   const body = parseTaskBody(req.body);
-  trace.push(['body', 'pass']);
+  addStep(trace, 'body', 'pass');
   const { state } = engine;
   const storeKey = idemKey === undefined ? undefined : `${account.id}\n${idemKey}`;
   // "Same body" means the same task fields: key order, whitespace and ignored fields do not make a body different.
@@ -109,20 +109,20 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
     const seen = state.idempotency.get(storeKey);
     if (seen && now - seen.at < IDEMPOTENCY_TTL_MS) {
       if (seen.bodyHash !== bodyHash) {
-        trace.push(['idempotency', 'fail', idemKey]);
+        addStep(trace, 'idempotency', 'fail', idemKey);
         throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': it was already used with a different request body.");
       }
       const first = state.tasks.get(seen.taskId);
-      trace.push(['idempotency', first ? 'applied' : 'fail', idemKey]);
+      addStep(trace, 'idempotency', first ? 'applied' : 'fail', idemKey);
       if (first) return replyTask(engine, first, { 'Idempotent-Replayed': 'true' });
       // The first task was dropped by the retention bound: refuse rather than create (and charge) it a second time.
       throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': the task it created is no longer stored (task retention). Use a new key.");
     }
   }
   const index = effects.emptyCatalog ? undefined : state.agentIndex.get(body.agent_id);
-  trace.push(['resource', index === undefined ? 'fail' : 'pass', 'agent', body.agent_id]);
+  addStep(trace, 'resource', index === undefined ? 'fail' : 'pass', 'agent', body.agent_id);
   if (index === undefined) throw agentNotFound(body.agent_id);
-  trace.push(idemKey === undefined ? ['idempotency', 'skip'] : ['idempotency', 'pass', idemKey]);
+  addStep(trace, 'idempotency', idemKey === undefined ? 'skip' : 'pass', idemKey);
   const agent = state.agents[index]!;
   const input: NewTask = {
     agent,
@@ -161,7 +161,7 @@ function getTask({ engine, id, account, now, trace }: RouteContext): Reply {
   settleDue(engine, now);
   const task = engine.state.tasks.get(id);
   const found = task !== undefined && task.accountId === account.id;
-  trace.push(['resource', found ? 'pass' : 'fail', 'task', id]);
+  addStep(trace, 'resource', found ? 'pass' : 'fail', 'task', id);
   if (!found) throw new ApiError('not_found', `No task with id '${id}'.`);
   return ok(taskView(task));
 }

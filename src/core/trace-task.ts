@@ -5,7 +5,7 @@ import { ApiError } from '../rules/errors.js';
 import { currentWindow } from '../rules/rate-limit.js';
 import type { NewTask, TaskEffects, TaskEnv } from '../rules/tasks.js';
 import { inputTokensFor } from '../rules/tokens.js';
-import type { RawTrace } from './trace.js';
+import { addStep, type RawTrace } from './trace.js';
 
 /**
  * The money and token checks of task creation, for the trace, in the order `createTask` makes them (money first, then
@@ -19,8 +19,8 @@ export function traceTaskChecks(trace: RawTrace, env: TaskEnv, account: Account,
     const needed = task.inputTokens + maxTokens;
     const heldBefore = account.heldNano - task.holdNano;
     const spendable = effects.spendableNano ?? Math.max(0, account.balanceNano - heldBefore);
-    trace.push(['balance', 'pass', account.balanceNano, heldBefore, task.holdNano, spendable]);
-    trace.push(['tpm', 'pass', effects.tpm, bucket.tokens - needed, needed]);
+    addStep(trace, 'balance', 'pass', account.balanceNano, heldBefore, task.holdNano, spendable);
+    addStep(trace, 'tpm', 'pass', effects.tpm, bucket.tokens - needed, needed);
     return;
   }
   if (!(error instanceof ApiError)) return;
@@ -28,9 +28,9 @@ export function traceTaskChecks(trace: RawTrace, env: TaskEnv, account: Account,
   const hold = costOf(inputTokens, maxTokens, pricesFor(input.model, effects.plan ?? PLANS[account.plan]));
   const spendable = effects.spendableNano ?? availableNano(account);
   if (error.code === 'insufficient_credits') {
-    trace.push(['balance', 'fail', account.balanceNano, account.heldNano, hold, spendable]);
+    addStep(trace, 'balance', 'fail', account.balanceNano, account.heldNano, hold, spendable);
   } else if (error.code === 'rate_limit_exceeded') {
-    trace.push(['balance', 'pass', account.balanceNano, account.heldNano, hold, spendable]);
-    trace.push(['tpm', 'fail', effects.tpm, bucket.tokens, inputTokens + maxTokens]);
+    addStep(trace, 'balance', 'pass', account.balanceNano, account.heldNano, hold, spendable);
+    addStep(trace, 'tpm', 'fail', effects.tpm, bucket.tokens, inputTokens + maxTokens);
   }
 }

@@ -11,17 +11,25 @@ export interface TraceStep {
 export type TraceStepName = 'key' | 'rate' | 'scenario' | 'route' | 'scope' | 'body' | 'resource' | 'idempotency' | 'tpm' | 'balance' | 'answer';
 export type TraceOutcome = 'pass' | 'fail' | 'skip' | 'applied';
 
-/**
- * A step as recorded on the hot path: a small tuple of the step, its outcome and the raw figures (numbers, ids,
- * epoch ms, nano-dollars). Nothing is formatted until the trace is read (`formatTrace`).
- */
-export type RawStep = readonly [TraceStepName, TraceOutcome, ...(string | number | boolean | null | undefined)[]];
+type Raw = string | number | boolean | null | undefined;
 
-/** The steps of one request, in the order they were decided. */
-export type RawTrace = RawStep[];
+/**
+ * The steps of one request as recorded on the hot path, in the order they were decided: one flat array, six slots a
+ * step (the step, its outcome and up to four raw figures: numbers, ids, epoch ms, nano-dollars), so that a request's
+ * trace is one allocation. Nothing is formatted until the trace is read (`formatTrace`).
+ */
+export type RawTrace = Raw[];
+
+/** Slots per step in a `RawTrace`. */
+export const STRIDE = 6;
+
+/** Records one step. */
+export function addStep(trace: RawTrace, step: TraceStepName, outcome: TraceOutcome, a?: Raw, b?: Raw, c?: Raw, d?: Raw): void {
+  trace.push(step, outcome, a, b, c, d);
+}
 
 type Figures = NonNullable<TraceStep['figures']>;
-type Format = (outcome: TraceOutcome, a: any, b: any, c: any, d: any, e: any) => { detail: string; figures?: Figures | Record<string, any> };
+type Format = (outcome: TraceOutcome, a: any, b: any, c: any, d: any) => { detail: string; figures?: Figures | Record<string, any> };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const usd = (nano: number) => Number(nanoToUsd(nano).toFixed(9));
@@ -84,27 +92,37 @@ const FORMATS: Record<TraceStepName, Format> = {
 
 /** The trace as read: one `{ step, outcome, detail, figures }` per recorded tuple. */
 export function formatTrace(raw: RawTrace): TraceStep[] {
-  return raw.map(([step, outcome, a, b, c, d, e]) => {
-    const { detail, figures } = FORMATS[step](outcome, a, b, c, d, e);
-    return figures ? { step, outcome, detail, figures: figures as Figures } : { step, outcome, detail };
-  });
+  const out: TraceStep[] = [];
+  for (let i = 0; i < raw.length; i += STRIDE) {
+    const step = raw[i] as TraceStepName;
+    const outcome = raw[i + 1] as TraceOutcome;
+    const { detail, figures } = FORMATS[step](outcome, raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]);
+    out.push(figures ? { step, outcome, detail, figures: figures as Figures } : { step, outcome, detail });
+  }
+  return out;
 }
 
 /** The `X-Sandbox-Trace` header: `key=pass; rate=pass 3/60; …; answer=201` (ASCII, no secrets, no detail). */
 export function traceHeader(raw: RawTrace): string {
-  return raw
-    .map((s) => {
-      const [step, outcome] = s;
-      if (step === 'rate' || step === 'tpm') return `${step}=${outcome} ${s[3]}/${s[2]}`;
-      if (step === 'answer') return `answer=${s[2]}${s[3] ? ` ${s[3]}` : ''}`;
-      if (step === 'scope' && outcome === 'fail') return `scope=fail ${s[2]}`;
-      if (step === 'scenario') return `scenario=applied ${String(s[2]).replace(/, /g, ',')}`;
-      return `${step}=${outcome}`;
-    })
-    .join('; ');
+  const parts: string[] = [];
+  for (let i = 0; i < raw.length; i += STRIDE) {
+    const [step, outcome, a, b] = raw.slice(i, i + 4);
+    if (step === 'rate' || step === 'tpm') parts.push(`${step}=${outcome} ${b}/${a}`);
+    else if (step === 'answer') parts.push(`answer=${a}${b ? ` ${b}` : ''}`);
+    else if (step === 'scope' && outcome === 'fail') parts.push(`scope=fail ${a}`);
+    else if (step === 'scenario') parts.push(`scenario=applied ${String(a).replace(/, /g, ',')}`);
+    else parts.push(`${step}=${outcome}`);
+  }
+  return parts.join('; ');
 }
 
-/** The last step's outcome, to know whether a failure is already recorded. */
+/** Whether the last step recorded failed (a failure already explained). */
 export function lastFailed(raw: RawTrace): boolean {
-  return raw.length > 0 && raw[raw.length - 1]![1] === 'fail';
+  return raw.length > 0 && raw[raw.length - STRIDE + 1] === 'fail';
+}
+
+/** The index of a step's first slot in the trace, or -1. */
+export function stepIndex(raw: RawTrace, step: TraceStepName): number {
+  for (let i = 0; i < raw.length; i += STRIDE) if (raw[i] === step) return i;
+  return -1;
 }
