@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup';
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
 // both formats.
 const library = {
-  entry: { index: 'src/index.ts', browser: 'src/browser.ts', server: 'src/server.ts', vitest: 'src/vitest.ts' },
+  entry: { index: 'src/index.ts', browser: 'src/browser.ts', server: 'src/server.ts', vitest: 'src/vitest.ts', matchers: 'src/matchers.ts' },
   dts: true,
   // No source maps in the package: they were 60 % of the tarball and carried the build machine's paths.
   sourcemap: false,

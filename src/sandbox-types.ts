@@ -19,6 +19,7 @@ import type { accountView, taskView } from './core/views.js';
 import type { ScenarioScope } from './scenarios/active.js';
 import type { ScenarioName, ScenarioOptions } from './scenarios/catalog.js';
 import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
+import type { AuditFinding } from './audit/auditor.js';
 /** A scenario to start with: a name, or a name with options and a scope. */
 export type ScenarioSpec = ScenarioName | ({ name: ScenarioName; options?: ScenarioOptions } & ScenarioScope);
 
@@ -128,6 +129,16 @@ export interface SandboxCore {
   findRequests(filter?: RequestFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
+  /**
+   * The decision trace of a request still in the journal, by its id (`req_…`, the `id` of a journal entry): the steps
+   * that decided its answer, in order. Undefined when the journal no longer holds it.
+   */
+  explain(requestId: string): JournalEntry['trace'] | undefined;
+  /**
+   * The integration audit: client behaviour that will hurt in production (see docs/audit.md), errors first.
+   * @example expect(sandbox.audit().filter((f) => f.severity === 'error')).toEqual([])
+   */
+  audit(filter?: { accountId?: string }): AuditFinding[];
   /** One read of everything the inspector page shows (newest tasks and requests first). */
   overview(options?: OverviewOptions): Overview;
   snapshot(): StateSnapshot;

@@ -23,6 +23,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import type { CreatedKey, SandboxCore, SandboxOptions } from './sandbox-types.js';
 import { loadServer } from './load-server.js';
 import { accountCreateInput, accountPatchInput, keyCreateInput, parseInput } from './schemas.js';
+import { Auditor } from './audit/auditor.js';
 
 export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox-types.js';
 export type { FixtureSetName } from './model/fixture-sets.js';
@@ -59,6 +60,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     throw new SandboxError(`taskRetention must be an integer ≥ 0 or Infinity, got ${JSON.stringify(options.taskRetention)}.`);
   }
 
+  const auditor = new Auditor(() => engine.state);
   engine = {
     state: fromSnapshot(initial),
     seed,
@@ -67,6 +69,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     taskRetention,
     clock,
     journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    audit: auditor,
     scenarios: new ActiveScenarios(),
     basePath,
     anonymousRpm: options.anonymousRpm ?? 60,
@@ -133,6 +136,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       clock.set(clockMode === 'manual' ? (start ?? initialNow) : (start ?? Date.now()));
       engine.seed = seed;
       engine.journal.clear();
+      auditor.clear();
       engine.scenarios.clear();
       engine.requestSeq = 0;
       applyInitialScenarios();
@@ -225,6 +229,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     clearRequests() {
       engine.journal.clear();
     },
+    explain: (requestId) => engine.journal.get(requestId)?.trace,
+    audit: (filter) => auditor.findings(filter),
     overview(overviewOptions) {
       settle(engine);
       return overview(engine, overviewOptions);

@@ -22,16 +22,18 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   scenarios: ['errors', 'model', 'rules'],
   core: ['errors', 'model', 'rules', 'scenarios'],
   schemas: ['errors', 'model', 'scenarios'],
+  audit: ['errors', 'model', 'core'],
   webhooks: ['errors', 'model', 'rules', 'core', 'schemas'],
   http: ['errors', 'model', 'rules', 'scenarios', 'core'],
-  'sandbox-types': ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks'],
+  'sandbox-types': ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'audit'],
   'load-server': ['errors', 'sandbox-types'],
-  sandbox: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'sandbox-types', 'load-server', 'schemas'],
-  index: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'http', 'sandbox-types', 'sandbox'],
+  sandbox: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'sandbox-types', 'load-server', 'schemas', 'audit'],
+  index: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'audit', 'http', 'sandbox-types', 'sandbox'],
   browser: ['index'],
   vitest: ['index'],
-  server: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'webhooks', 'http', 'sandbox-types'],
-  cli: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'webhooks', 'http', 'sandbox-types', 'sandbox', 'server'],
+  matchers: ['audit'],
+  server: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'audit', 'webhooks', 'http', 'sandbox-types'],
+  cli: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'audit', 'webhooks', 'http', 'sandbox-types', 'sandbox', 'server'],
 };
 // The `server` entry (src/server.ts) and the folder src/server/ are one part.
 

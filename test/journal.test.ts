@@ -23,8 +23,8 @@ describe('journal', () => {
   it('records method, path, key id, account, status, error code, time and scenarios; newest last', async () => {
     await traffic();
     const [first, , third, fourth] = door.sandbox.requests;
-    expect(first).toEqual({
-      seq: 1, time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/api/v1/ext/agents?limit=2', status: 200, code: null,
+    expect(first).toMatchObject({
+      id: 'req_000001', seq: 1, time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/api/v1/ext/agents?limit=2', status: 200, code: null,
       keyId: 'key_demo_admin', accountId: 'acc_demo', scenarios: [],
     });
     expect(third).toMatchObject({ method: 'POST', status: 403, code: 'insufficient_scope', keyId: 'key_demo_read_agents' });

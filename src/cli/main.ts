@@ -17,6 +17,7 @@ import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
+import { auditSummary } from './audit-summary.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -131,6 +132,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
       (stopped ??= (async () => {
         await server.close();
         saver?.stop();
+        const audit = auditSummary(sandbox);
+        if (audit) io.stderr(audit);
         if (!config.state) return;
         const snapshot = sandbox.snapshot();
         try {

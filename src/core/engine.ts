@@ -1,12 +1,15 @@
 import type { Clock } from '../model/clock.js';
 import type { TaskEnv } from '../rules/tasks.js';
 import type { ActiveScenarios } from '../scenarios/active.js';
+import type { Auditor } from '../audit/auditor.js';
 import type { Journal } from './journal.js';
 
 /** Everything the request core works on: one sandbox's state, clock, scenarios and journal. */
 export interface Engine extends TaskEnv {
   clock: Clock;
   journal: Journal;
+  /** The integration audit: watches every request's answer. */
+  audit?: Auditor;
   scenarios: ActiveScenarios;
   /** The path of {base_url}, e.g. `/api/v1`: used in `Location`. */
   basePath: string;

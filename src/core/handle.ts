@@ -10,8 +10,9 @@ import { grants } from '../rules/scopes.js';
 import { settleDue } from '../rules/tasks.js';
 import { findScenario } from '../scenarios/catalog.js';
 import type { Engine } from './engine.js';
-import { maskKeys } from './journal.js';
+import { maskKey, maskKeys } from './journal.js';
 import { matchRoute, type Reply } from './routes.js';
+import { addStep, lastFailed, traceHeader, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -21,6 +22,8 @@ interface Caller {
   key?: ApiKey;
   account?: Account;
   scenarios: string[];
+  /** The decision trace, as tuples (formatted when read). */
+  trace: RawTrace;
 }
 
 /**
@@ -31,7 +34,8 @@ interface Caller {
 export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   const now = engine.clock.now();
   engine.requestSeq += 1;
-  const caller: Caller = { scenarios: [] };
+  const trace: RawTrace = [];
+  const caller: Caller = { scenarios: [], trace };
   let rate: RateDecision | undefined;
   let effects: Effects = NO_EFFECTS;
   let reply: Reply;
@@ -49,22 +53,35 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     // 1. Key: read it, look it up (O(1)), resolve the scenarios that apply to it.
     let keyError: ApiError | undefined;
     let key: ApiKey | undefined;
+    let keyText: string | undefined;
     try {
-      key = engine.state.keys.get(readBearerKey(req.header('authorization')));
+      keyText = readBearerKey(req.header('authorization'));
+      key = engine.state.keys.get(keyText);
       if (!key || key.revoked) throw new ApiError('invalid_api_key');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       keyError = error;
+      addStep(trace, 'key', 'fail', keyText === undefined ? (error.code === 'missing_api_key' ? 'missing' : 'malformed') : key ? 'revoked' : 'unknown', keyText && maskKey(keyText));
       key = undefined;
     }
     const account = key ? engine.state.accounts.get(key.accountId) : undefined;
     const resolved = engine.scenarios.resolve(account?.id, key?.id, fromHeader, engine.seed, engine.requestSeq);
     effects = resolved.effects;
     caller.scenarios = resolved.names;
+    if (key && account && !effects.revokedKey) {
+      addStep(trace, 'key', 'pass', key.id, key.accountId);
+      // Known before the scenario answers below, so that their journal entries (and the audit) name the account.
+      caller.key = key;
+      caller.account = account;
+    }
+    if (resolved.names.length > 0) addStep(trace, 'scenario', 'applied', resolved.names.join(', '), effectOf(effects));
     if (effects.networkError) return finishNetworkError(engine, req, caller, now);
     if (effects.serverError) throw new ApiError('internal_error');
     if (effects.unavailable) throw new ApiError('service_unavailable', undefined, { 'Retry-After': '30' });
-    if (!keyError && effects.revokedKey) keyError = new ApiError('invalid_api_key');
+    if (!keyError && effects.revokedKey) {
+      keyError = new ApiError('invalid_api_key');
+      addStep(trace, 'key', 'fail', 'scenario', keyText && maskKey(keyText));
+    }
 
     if (keyError || !key || !account) {
       // Requests without a valid key count in an anonymous bucket per client.
@@ -72,6 +89,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
       if (engine.state.anonymous.size >= MAX_ANONYMOUS_BUCKETS) dropEndedWindows(engine.state.anonymous, now);
       engine.state.anonymous.set(req.clientId, bucket);
       rate = takeRequest(bucket, engine.anonymousRpm);
+      addStep(trace, 'rate', rate.admitted ? 'pass' : 'fail', rate.limit, bucket.count, rate.resetAt, true);
       if (!rate.admitted) throw rateLimited(rate, now);
       throw keyError ?? new ApiError('invalid_api_key');
     }
@@ -89,6 +107,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     rate = effects.rateLimited
       ? { admitted: false, limit: rpm, remaining: 0, resetAt: bucket.windowStart + WINDOW_MS }
       : takeRequest(bucket, rpm);
+    addStep(trace, 'rate', rate.admitted ? 'pass' : 'fail', rate.limit, effects.rateLimited ? rpm : bucket.count, rate.resetAt, false);
     if (!rate.admitted) throw rateLimited(rate, now);
     account.usage.requests += 1;
     if (headerError) throw headerError;
@@ -97,25 +116,34 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     // HEAD answers as GET does (the door drops the body) and counts like it.
     const match = matchRoute(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (!match) {
+      addStep(trace, 'route', 'fail', `${req.method} ${engine.basePath}${req.path}`);
       const notFound = new ApiError('not_found', `No route for ${req.method} ${engine.basePath}${req.path}.`);
       if (!req.passUnmatched) throw notFound;
       // A door with handlers of its own answers instead; it records the final answer in the journal.
       const response = finish(engine, req, errorReply(notFound), rate, caller, effects, now, false);
-      response.unmatched = { accountId: account.id, keyId: key.id, scopes: [...key.scopes], record: (status, code) => record(engine, req, status, code, caller, now) };
+      response.unmatched = { accountId: account.id, keyId: key.id, scopes: [...key.scopes], record: (status, code) => {
+        addStep(trace, 'answer', status < 400 ? 'pass' : 'fail', status, code);
+        record(engine, req, status, code, caller, now);
+      } };
       return response;
     }
     account.usage.byEndpoint[match.route.endpoint] += 1;
+    addStep(trace, 'route', 'pass', match.route.endpoint);
 
     // 4. Scope.
     const scopes = effects.readOnlyKey ? readOnly(key.scopes) : key.scopes;
-    if (!grants(scopes, match.route.scope)) {
+    const granted = grants(scopes, match.route.scope);
+    addStep(trace, 'scope', granted ? 'pass' : 'fail', match.route.scope, granted ? undefined : scopes.join(' '));
+    if (!granted) {
       throw new ApiError('insufficient_scope', `This API key lacks the required scope '${match.route.scope}' (or 'admin').`);
     }
 
     // 5–7. The route: body, resource, money and tokens.
-    reply = match.route.run({ engine, req, id: match.id, key, account, plan, effects, now });
+    reply = match.route.run({ engine, req, id: match.id, key, account, plan, effects, now, trace });
   } catch (error) {
     reply = errorReply(error);
+    // A check that failed without saying so: the body's (invalid_request, request_too_large).
+    if (!lastFailed(trace) && (reply.code === 'invalid_request' || reply.code === 'request_too_large')) addStep(trace, 'body', 'fail', (error as ApiError).message);
   }
   return finish(engine, req, reply, rate, caller, effects, now);
 }
@@ -168,8 +196,10 @@ function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState
     'X-RateLimit-Reset': isoOf(r.resetAt),
   };
   if (reply.headers) Object.assign(headers, reply.headers);
-  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now);
+  if (journal) addStep(caller.trace, 'answer', reply.status < 400 ? 'pass' : 'fail', reply.status, reply.code ?? null);
+  if (req.header('x-sandbox-explain') === '1') headers['X-Sandbox-Trace'] = traceHeader(caller.trace);
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
+  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
   if (effects.latencyMs) response.delayMs = effects.latencyMs;
   return response;
 }
@@ -186,12 +216,19 @@ function isoOf(resetAt: number): string {
 }
 
 function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {
-  record(engine, req, 0, 'network_error', caller, now);
-  return { status: 0, headers: {}, body: '', networkError: true };
+  addStep(caller.trace, 'answer', 'fail', 0, 'network_error');
+  const response: PlainResponse = { status: 0, headers: {}, body: '', networkError: true };
+  record(engine, req, 0, 'network_error', caller, now, response);
+  return response;
 }
 
-function record(engine: Engine, req: PlainRequest, status: number, code: string | null, caller: Caller, now: number): void {
+function record(engine: Engine, req: PlainRequest, status: number, code: string | null, caller: Caller, now: number, response?: PlainResponse): void {
+  const id = engine.requestSeq;
   engine.journal.record({
+    id,
+    trace: caller.trace,
+    request: req,
+    response,
     at: now,
     method: maskKeys(req.method),
     path: maskKeys(engine.basePath + req.path + (req.query ? `?${req.query}` : '')),
@@ -201,6 +238,7 @@ function record(engine: Engine, req: PlainRequest, status: number, code: string 
     accountId: caller.account?.id ?? null,
     scenarios: caller.scenarios,
   });
+  engine.audit?.observe(id, req, status, code, caller.account?.id ?? null, now, caller.trace, response);
 }
 
 /** Settles what is due at the clock's time (called by `clock.advance` and reads). */
@@ -208,4 +246,21 @@ export function settle(engine: Engine): void {
   const now = engine.clock.now();
   settleDue(engine, now);
   for (const account of engine.state.accounts.values()) syncPeriod(account, now);
+}
+
+/** The scenario effect that decided the answer, for the trace (null when the scenarios change nothing here). */
+function effectOf(e: Effects): string | null {
+  if (e.networkError) return 'network error';
+  if (e.serverError) return '500 internal_error';
+  if (e.unavailable) return '503 service_unavailable';
+  if (e.revokedKey) return 'key treated as revoked';
+  if (e.rateLimited) return '429 on every request';
+  if (e.outOfCredits) return 'spendable balance 0';
+  if (e.readOnlyKey) return 'read-only key';
+  if (e.plan) return `plan ${e.plan}`;
+  if (e.emptyCatalog) return 'empty catalog';
+  if (e.failTasks) return 'tasks fail';
+  if (e.slowFactor) return `tasks ${e.slowFactor}x slower`;
+  if (e.latencyMs) return `${e.latencyMs} ms latency`;
+  return null;
 }

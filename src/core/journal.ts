@@ -1,5 +1,10 @@
+import { formatTrace, type RawTrace, type TraceStep } from './trace.js';
+import type { PlainRequest, PlainResponse } from './types.js';
+
 /** One handled request. */
 export interface JournalEntry {
+  /** `req_…`: the request's id (deterministic: the sandbox's request count), named by `explain` and audit findings. */
+  id: string;
   seq: number;
   /** ISO 8601 UTC, sandbox clock. */
   time: string;
@@ -12,10 +17,55 @@ export interface JournalEntry {
   accountId: string | null;
   /** Names of the scenarios in force for the request. */
   scenarios: string[];
+  /** The steps that decided the answer, in order. */
+  trace: TraceStep[];
+  /** What was sent (keys masked; body cut at 16 KiB). */
+  request: { headers: Record<string, string>; body: string };
+  /** What was answered (`null` when the connection failed or your own handlers answered). */
+  response: { headers: Record<string, string>; body: string } | null;
 }
 
-/** As stored: the time as epoch ms, formatted only when the journal is read. */
-type RawEntry = Omit<JournalEntry, 'time'> & { at: number };
+/**
+ * As stored: raw values, formatted only when the journal is read (time as epoch ms, the trace as tuples, the request's
+ * own header object held by reference, bodies cut at 16 KiB).
+ */
+interface RawEntry extends Pick<JournalEntry, 'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'> {
+  id: number;
+  at: number;
+  trace: RawTrace;
+  headers: PlainRequest['headers'];
+  body: string;
+  response: PlainResponse | undefined;
+}
+
+/** What `record` takes: the request and response as the core saw them. */
+export type RecordInput = Omit<RawEntry, 'seq' | 'headers' | 'body' | 'response'> & { request: PlainRequest; response?: PlainResponse };
+
+/** Bodies in the journal are cut at this many characters. */
+export const JOURNAL_BODY_LIMIT = 16 * 1024;
+
+/** The journal's request id of a request count: `req_000042`. */
+export function requestId(n: number): string {
+  return `req_${String(n).padStart(6, '0')}`;
+}
+
+const cut = (body: string) => (body.length > JOURNAL_BODY_LIMIT ? body.slice(0, JOURNAL_BODY_LIMIT) : body);
+
+/** Header names whose whole value is a credential. */
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'x-sandbox-control-token']);
+
+function maskedHeaders(headers: PlainRequest['headers'] | Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  const entries: Iterable<[string, unknown]> = typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function' ? (headers as Headers).entries() : Object.entries(headers);
+  for (const [name, raw] of entries) {
+    if (raw === undefined) continue;
+    const value = Array.isArray(raw) ? raw.join(', ') : String(raw);
+    const lower = name.toLowerCase();
+    out[lower] = SECRET_HEADERS.has(lower) && !value.includes('ak_') ? (value === '' ? '' : '…') : maskKeys(value);
+  }
+  return out;
+}
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
@@ -68,11 +118,15 @@ export class Journal {
     this.ring = new Array<RawEntry | undefined>(Math.max(0, capacity));
   }
 
-  record(entry: Omit<RawEntry, 'seq'>): void {
+  record(e: RecordInput): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
-    const e = entry;
-    this.ring[this.next] = { seq: this.seq, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios };
+    const res = e.response;
+    this.ring[this.next] = {
+      seq: this.seq, id: e.id, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
+      trace: e.trace, headers: e.request.headers, body: cut(e.request.body),
+      response: res && (res.body.length > JOURNAL_BODY_LIMIT ? { ...res, body: cut(res.body) } : res),
+    };
     this.next = (this.next + 1) % this.capacity;
   }
 
@@ -81,9 +135,18 @@ export class Journal {
     const out: JournalEntry[] = [];
     for (let i = 0; i < this.capacity; i++) {
       const e = this.ring[(this.next + i) % this.capacity];
-      if (e) out.push({ seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios });
+      if (e) out.push(view(e));
     }
     return out;
+  }
+
+  /** One entry by its request id (`req_…`), if the journal still holds it. */
+  get(id: string): JournalEntry | undefined {
+    for (let i = 0; i < this.capacity; i++) {
+      const e = this.ring[i];
+      if (e && requestId(e.id) === id) return view(e);
+    }
+    return undefined;
   }
 
   clear(): void {
@@ -127,4 +190,14 @@ export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePa
     return wanted.endsWith('*') ? path.startsWith(wanted.slice(0, -1)) : path === wanted;
   }
   return true;
+}
+
+function view(e: RawEntry): JournalEntry {
+  const res = e.response;
+  return {
+    id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
+    trace: formatTrace(e.trace),
+    request: { headers: maskedHeaders(e.headers), body: maskKeys(e.body) },
+    response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,
+  };
 }

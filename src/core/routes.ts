@@ -5,13 +5,15 @@ import type { Account, ApiKey, Endpoint, Priority, Task } from '../model/types.j
 import { limitsOf } from '../rules/accounts.js';
 import type { Effects } from '../rules/effects.js';
 import { ApiError } from '../rules/errors.js';
-import { createTask, settleDue } from '../rules/tasks.js';
+import { createTask, settleDue, type NewTask, type TaskEffects } from '../rules/tasks.js';
+import { traceTaskChecks } from './trace-task.js';
 import { isBodyTooLarge, parseTaskBody } from '../rules/task-body.js';
 import type { Engine } from './engine.js';
 import { decodeCursor, encodeCursor, parseLimit } from './paging.js';
 import type { PlainRequest } from './types.js';
 import { agentView, taskView, usageView } from './views.js';
 import { hash53 } from '../model/random.js';
+import { addStep, type RawTrace } from './trace.js';
 
 /** What a route body gets: the request, and what the guards before it established. */
 export interface RouteContext {
@@ -24,6 +26,8 @@ export interface RouteContext {
   plan: Plan;
   effects: Effects;
   now: number;
+  /** The decision trace: routes add their steps (body, resource, idempotency, balance, tpm). */
+  trace: RawTrace;
 }
 
 /** A route's answer; the core adds the common headers. */
@@ -79,8 +83,9 @@ function agentNotFound(id: string): ApiError {
   return new ApiError('not_found', `No agent with id '${id}'.`);
 }
 
-function getAgent({ engine, id, effects }: RouteContext): Reply {
+function getAgent({ engine, id, effects, trace }: RouteContext): Reply {
   const index = effects.emptyCatalog ? undefined : engine.state.agentIndex.get(id);
+  addStep(trace, 'resource', index === undefined ? 'fail' : 'pass', 'agent', id);
   if (index === undefined) throw agentNotFound(id);
   return ok(agentView(engine.state.agents[index]!));
 }
@@ -88,13 +93,14 @@ function getAgent({ engine, id, effects }: RouteContext): Reply {
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_MAX_ENTRIES = 10_000;
 
-function createTaskRoute({ engine, req, account, plan, effects, now }: RouteContext): Reply {
+function createTaskRoute({ engine, req, account, plan, effects, now, trace }: RouteContext): Reply {
   if (req.bodyTooLarge || isBodyTooLarge(req.body)) throw new ApiError('request_too_large');
   const idemKey = req.header('idempotency-key');
   if (idemKey !== undefined && (idemKey.length === 0 || idemKey.length > 255)) {
     throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': it must be 1 to 255 characters.");
   }
   const body = parseTaskBody(req.body);
+  addStep(trace, 'body', 'pass');
   const { state } = engine;
   const storeKey = idemKey === undefined ? undefined : `${account.id}\n${idemKey}`;
   // "Same body" means the same task fields: key order, whitespace and ignored fields do not make a body different.
@@ -103,29 +109,42 @@ function createTaskRoute({ engine, req, account, plan, effects, now }: RouteCont
     const seen = state.idempotency.get(storeKey);
     if (seen && now - seen.at < IDEMPOTENCY_TTL_MS) {
       if (seen.bodyHash !== bodyHash) {
+        addStep(trace, 'idempotency', 'fail', idemKey);
         throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': it was already used with a different request body.");
       }
       const first = state.tasks.get(seen.taskId);
+      addStep(trace, 'idempotency', first ? 'applied' : 'fail', idemKey);
       if (first) return replyTask(engine, first, { 'Idempotent-Replayed': 'true' });
       // The first task was dropped by the retention bound: refuse rather than create (and charge) it a second time.
       throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': the task it created is no longer stored (task retention). Use a new key.");
     }
   }
   const index = effects.emptyCatalog ? undefined : state.agentIndex.get(body.agent_id);
+  addStep(trace, 'resource', index === undefined ? 'fail' : 'pass', 'agent', body.agent_id);
   if (index === undefined) throw agentNotFound(body.agent_id);
+  addStep(trace, 'idempotency', idemKey === undefined ? 'skip' : 'pass', idemKey);
   const agent = state.agents[index]!;
-  const task = createTask(engine, account, {
+  const input: NewTask = {
     agent,
     description: body.description,
     priority: (body.priority ?? 'normal') as Priority,
     model: (body.model ?? agent.model ?? DEFAULT_MODEL) as ModelId,
-  }, now, {
+  };
+  const taskEffects: TaskEffects = {
     plan,
     tpm: limitsOf(account, plan).tpm,
     spendableNano: effects.outOfCredits ? 0 : undefined,
     slowFactor: effects.slowFactor,
     fail: effects.failTasks,
-  });
+  };
+  let task: Task;
+  try {
+    task = createTask(engine, account, input, now, taskEffects);
+  } catch (error) {
+    traceTaskChecks(trace, engine, account, input, now, taskEffects, error);
+    throw error;
+  }
+  traceTaskChecks(trace, engine, account, input, now, taskEffects, undefined, task);
   if (storeKey !== undefined) {
     state.idempotency.delete(storeKey);
     state.idempotency.set(storeKey, { bodyHash, taskId: task.id, at: now });
@@ -138,10 +157,12 @@ function replyTask(engine: Engine, task: Task, headers: Record<string, string> =
   return ok(taskView(task), 201, { Location: `${engine.basePath}/ext/tasks/${task.id}`, ...headers });
 }
 
-function getTask({ engine, id, account, now }: RouteContext): Reply {
+function getTask({ engine, id, account, now, trace }: RouteContext): Reply {
   settleDue(engine, now);
   const task = engine.state.tasks.get(id);
-  if (!task || task.accountId !== account.id) throw new ApiError('not_found', `No task with id '${id}'.`);
+  const found = task !== undefined && task.accountId === account.id;
+  addStep(trace, 'resource', found ? 'pass' : 'fail', 'task', id);
+  if (!found) throw new ApiError('not_found', `No task with id '${id}'.`);
   return ok(taskView(task));
 }
 

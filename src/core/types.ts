@@ -7,6 +7,8 @@ export interface PlainRequest {
   query: string;
   /** Header lookup by lower-case name. */
   header(name: string): string | undefined;
+  /** The door's own header object, held by reference for the journal (read only when the journal is read). */
+  headers?: Headers | Record<string, string | string[] | undefined>;
   /** The body as text ('' when none). */
   body: string;
   /** Set by a door that stopped reading a body over the limit. */

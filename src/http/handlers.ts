@@ -28,6 +28,7 @@ export function createHandlers(handle: (req: PlainRequest) => PlainResponse, bas
           path: url.pathname.slice(at + basePath.length),
           query: url.search.slice(1),
           header: (name) => request.headers.get(name) ?? undefined,
+          headers: request.headers,
           body,
           clientId: IN_PROCESS_CLIENT,
           passUnmatched: userHandlers.length > 0,

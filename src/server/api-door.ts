@@ -25,6 +25,7 @@ export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () 
           path: pathname.slice(basePath.length),
           query: q === -1 ? '' : url.slice(q + 1),
           header: (name) => headerValue(req.headers[name]),
+          headers: req.headers,
           body,
           bodyTooLarge,
           clientId: req.socket.remoteAddress ?? 'unknown',

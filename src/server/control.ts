@@ -111,6 +111,14 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.get('/requests', (req, res) => {
     res.json({ data: sandbox.findRequests(requestFilter(req.query)) });
   });
+  router.get('/requests/:id', (req, res) => {
+    const entry = sandbox.findRequests().find((e) => e.id === req.params.id);
+    if (!entry) throw new SandboxError(`No request '${req.params.id}' in the journal (it keeps the last ones only).`, 'not_found');
+    res.json(entry);
+  });
+  router.get('/audit', (req, res) => {
+    res.json({ data: sandbox.audit(auditFilter(req.query)) });
+  });
   router.delete('/requests', (_req, res) => {
     sandbox.clearRequests();
     res.status(204).end();
@@ -157,6 +165,16 @@ function requestFilter(query: Request['query']): RequestFilter {
     accountId: one('account_id'),
     scenario: one('scenario'),
   };
+}
+
+/** `GET /__sandbox/audit?account_id=` → the audit's filter. */
+function auditFilter(query: Request['query']): { accountId?: string } {
+  for (const name of Object.keys(query)) {
+    if (name !== 'account_id' && name !== 'token') throw new SandboxError(`Unknown query parameter '${name}'. Filters: account_id.`);
+  }
+  const accountId = query.account_id;
+  if (accountId !== undefined && typeof accountId !== 'string') throw new SandboxError(`Give the query parameter 'account_id' once, as a plain value.`);
+  return accountId === undefined ? {} : { accountId };
 }
 
 function toKeyJson(k: { id: string; key: string; accountId: string; scopes: Scope[] }) {

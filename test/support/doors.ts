@@ -78,7 +78,7 @@ function plainCall(baseUrl: string): Call {
   };
 }
 
-const IN_PROCESS_BASE = 'https://agent-work.test/api/v1';
+export const IN_PROCESS_BASE = 'https://agent-work.test/api/v1';
 
 /** The sandbox's msw handlers under setupServer. One at a time per test file (msw patches globals). */
 export function inProcess(options: SandboxOptions = {}): Door {

@@ -1,0 +1,128 @@
+import { nanoToUsd } from '../model/money.js';
+
+/** One step of the decision trace of a request, as read (journal, `sandbox.explain`, the inspector). */
+export interface TraceStep {
+  step: TraceStepName;
+  outcome: TraceOutcome;
+  detail: string;
+  figures?: Record<string, number | string | boolean | null>;
+}
+
+export type TraceStepName = 'key' | 'rate' | 'scenario' | 'route' | 'scope' | 'body' | 'resource' | 'idempotency' | 'tpm' | 'balance' | 'answer';
+export type TraceOutcome = 'pass' | 'fail' | 'skip' | 'applied';
+
+type Raw = string | number | boolean | null | undefined;
+
+/**
+ * The steps of one request as recorded on the hot path, in the order they were decided: one flat array, six slots a
+ * step (the step, its outcome and up to four raw figures: numbers, ids, epoch ms, nano-dollars), so that a request's
+ * trace is one allocation. Nothing is formatted until the trace is read (`formatTrace`).
+ */
+export type RawTrace = Raw[];
+
+/** Slots per step in a `RawTrace`. */
+export const STRIDE = 6;
+
+/** Records one step. */
+export function addStep(trace: RawTrace, step: TraceStepName, outcome: TraceOutcome, a?: Raw, b?: Raw, c?: Raw, d?: Raw): void {
+  trace.push(step, outcome, a, b, c, d);
+}
+
+type Figures = NonNullable<TraceStep['figures']>;
+type Format = (outcome: TraceOutcome, a: any, b: any, c: any, d: any) => { detail: string; figures?: Figures | Record<string, any> };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const usd = (nano: number) => Number(nanoToUsd(nano).toFixed(9));
+
+const KEY_FAILURES: Record<string, string> = {
+  missing: 'No API key: the Authorization header is missing or not "Bearer <key>".',
+  malformed: 'The credential is not of the form ak_<key>.',
+  unknown: 'No such API key.',
+  revoked: 'The API key has been revoked.',
+  scenario: 'The key is treated as revoked (scenario revoked-key).',
+};
+
+/** How each step's tuple reads: the detail sentence and the figures that mattered. */
+const FORMATS: Record<TraceStepName, Format> = {
+  // key: pass [keyId, accountId] | fail [reason, maskedKey]
+  key: (o, a, b) =>
+    o === 'pass'
+      ? { detail: `Key ${a} of account ${b}.`, figures: { key_id: a, account_id: b } }
+      : { detail: KEY_FAILURES[a] ?? 'Invalid API key.', figures: { reason: a, key: b ?? null } },
+  // scenario: applied [names, effect]
+  scenario: (_o, a, b) => ({ detail: `Scenario ${a} in force${b ? `: ${b}` : ''}.`, figures: { scenarios: a, effect: b ?? null } }),
+  // rate: [limit, used, resetAt, anonymous]
+  rate: (o, limit, used, resetAt, anonymous) => ({
+    detail: `${used} of ${limit} requests per minute used${anonymous ? ' (anonymous bucket, per client)' : ''}; ${o === 'fail' ? 'over the limit' : 'admitted'}, window resets ${iso(resetAt)}.`,
+    figures: { limit, used, remaining: Math.max(0, limit - used), reset: iso(resetAt), anonymous: Boolean(anonymous) },
+  }),
+  // route: pass [endpoint] | fail [method path]
+  route: (o, a) => (o === 'pass' ? { detail: `Route ${a}.`, figures: { endpoint: a } } : { detail: `No route for ${a}.`, figures: { request: a } }),
+  // scope: [required, granted]
+  scope: (o, required, granted) => ({
+    detail: o === 'pass' ? `The key has '${required}' (or admin).` : `The key lacks '${required}'; it has: ${granted || 'none'}.`,
+    figures: { required, granted },
+  }),
+  // body: pass [] | fail [message]
+  body: (o, a) => (o === 'pass' ? { detail: 'The body is valid.' } : { detail: String(a) }),
+  // resource: [kind, id]
+  resource: (o, kind, id) => ({ detail: o === 'pass' ? `The ${kind} ${id} exists.` : `No ${kind} ${id} (for this account).`, figures: { [`${kind}_id`]: id } }),
+  // idempotency: skip [] | pass/applied/fail [key]
+  idempotency: (o, key) => ({
+    detail:
+      o === 'skip' ? 'No Idempotency-Key: a retry of this request would create a second task.'
+      : o === 'applied' ? 'Idempotency-Key seen before with the same body: the first task is replayed, nothing is charged again.'
+      : o === 'fail' ? 'Idempotency-Key seen before with another body (or its task is no longer stored).'
+      : 'New Idempotency-Key: stored for 24 hours.',
+    figures: o === 'skip' ? undefined : { idempotency_key: key },
+  }),
+  // tpm: [tpm, usedBefore, needed]
+  tpm: (o, tpm, used, needed) => ({
+    detail: `This task needs about ${needed} tokens; ${Math.max(0, tpm - used)} of ${tpm} tokens per minute remain${o === 'fail' ? ': over the limit' : ''}.`,
+    figures: { tpm, used, needed, remaining: Math.max(0, tpm - used) },
+  }),
+  // balance: [balanceNano, heldNano, estimatedNano, spendableNano]
+  balance: (o, balance, held, estimated, spendable) => ({
+    detail: `Estimated cost $${usd(estimated)} against $${usd(spendable)} spendable (balance $${usd(balance)}, held $${usd(held)})${o === 'fail' ? ': not enough credit' : '; the estimate is held until the task ends'}.`,
+    figures: { balance_usd: usd(balance), held_usd: usd(held), estimated_cost_usd: usd(estimated), spendable_usd: usd(spendable) },
+  }),
+  // answer: [status, code]
+  answer: (_o, status, code) => ({ detail: status === 0 ? 'The connection fails (no answer).' : `${status}${code ? ` ${code}` : ''}.`, figures: { status, code: code ?? null } }),
+};
+
+/** The trace as read: one `{ step, outcome, detail, figures }` per recorded tuple. */
+export function formatTrace(raw: RawTrace): TraceStep[] {
+  const out: TraceStep[] = [];
+  for (let i = 0; i < raw.length; i += STRIDE) {
+    const step = raw[i] as TraceStepName;
+    const outcome = raw[i + 1] as TraceOutcome;
+    const { detail, figures } = FORMATS[step](outcome, raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]);
+    out.push(figures ? { step, outcome, detail, figures: figures as Figures } : { step, outcome, detail });
+  }
+  return out;
+}
+
+/** The `X-Sandbox-Trace` header: `key=pass; rate=pass 3/60; …; answer=201` (ASCII, no secrets, no detail). */
+export function traceHeader(raw: RawTrace): string {
+  const parts: string[] = [];
+  for (let i = 0; i < raw.length; i += STRIDE) {
+    const [step, outcome, a, b] = raw.slice(i, i + 4);
+    if (step === 'rate' || step === 'tpm') parts.push(`${step}=${outcome} ${b}/${a}`);
+    else if (step === 'answer') parts.push(`answer=${a}${b ? ` ${b}` : ''}`);
+    else if (step === 'scope' && outcome === 'fail') parts.push(`scope=fail ${a}`);
+    else if (step === 'scenario') parts.push(`scenario=applied ${String(a).replace(/, /g, ',')}`);
+    else parts.push(`${step}=${outcome}`);
+  }
+  return parts.join('; ');
+}
+
+/** Whether the last step recorded failed (a failure already explained). */
+export function lastFailed(raw: RawTrace): boolean {
+  return raw.length > 0 && raw[raw.length - STRIDE + 1] === 'fail';
+}
+
+/** The index of a step's first slot in the trace, or -1. */
+export function stepIndex(raw: RawTrace, step: TraceStepName): number {
+  for (let i = 0; i < raw.length; i += STRIDE) if (raw[i] === step) return i;
+  return -1;
+}

@@ -1,0 +1,3 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({ test: { root: new URL('.', import.meta.url).pathname, include: ['audit.vitest.test.mjs'] } });
