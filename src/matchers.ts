@@ -4,6 +4,7 @@
  * register the matchers with the runner's own `expect.extend(auditMatchers)`.
  */
 import type { AuditFinding } from './audit/auditor.js';
+import { describeFinding } from './audit/describe.js';
 import type { AuditRuleName, Severity } from './audit/catalog.js';
 
 export interface CleanAuditOptions {
@@ -33,11 +34,6 @@ function findingsOf(received: unknown, accountId: string | undefined): AuditFind
   throw new TypeError('toHaveCleanAudit: expect a sandbox (createSandbox, setupSandbox().sandbox) or an array of audit findings.');
 }
 
-/** One line a finding: what, how often, where to look, what to change. */
-export function describeFinding(f: AuditFinding): string {
-  const where = f.first_request_id === f.last_request_id ? f.first_request_id : `${f.first_request_id} … ${f.last_request_id}`;
-  return `${f.severity} ${f.rule} ×${f.count}${f.account_id ? ` (${f.account_id})` : ''} at ${where}: ${f.fix}`;
-}
 
 export const auditMatchers = {
   toHaveCleanAudit(received: unknown, options: CleanAuditOptions = {}) {

@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../sandbox.js';
-import { describeFinding } from '../matchers.js';
+import { describeFinding } from '../audit/describe.js';
 
 /**
  * What the CLI prints on stderr when it stops: the integration audit's findings, one line each with its fix, or

@@ -1,15 +1,16 @@
 import type { Clock } from '../model/clock.js';
 import type { TaskEnv } from '../rules/tasks.js';
 import type { ActiveScenarios } from '../scenarios/active.js';
-import type { Auditor } from '../audit/auditor.js';
+import type { RawTrace } from './trace.js';
+import type { PlainRequest, PlainResponse } from './types.js';
 import type { Journal } from './journal.js';
 
 /** Everything the request core works on: one sandbox's state, clock, scenarios and journal. */
 export interface Engine extends TaskEnv {
   clock: Clock;
   journal: Journal;
-  /** The integration audit: watches every request's answer. */
-  audit?: Auditor;
+  /** The integration audit (src/audit/auditor.ts): watches every request's answer. */
+  audit?: AuditObserver;
   scenarios: ActiveScenarios;
   /** The path of {base_url}, e.g. `/api/v1`: used in `Location`. */
   basePath: string;
@@ -18,4 +19,9 @@ export interface Engine extends TaskEnv {
   /** Serialised agent list pages, valid for one catalog version. */
   pageCache: { version: number; pages: Map<string, string> };
   requestSeq: number;
+}
+
+/** What the core tells the integration audit about each answered request (implemented by src/audit/auditor.ts). */
+export interface AuditObserver {
+  observe(id: number, req: PlainRequest, status: number, code: string | null, accountId: string | null, now: number, trace: RawTrace, response: PlainResponse | undefined): void;
 }

@@ -1,7 +1,5 @@
-// STACK.md's recipe (as test/consumer/jest): babel-jest turns msw's ESM-only dependencies into CommonJS.
+// The whole Jest setup a consumer needs (README "Jest"): the package's preset.
 module.exports = {
-  testEnvironment: 'node',
+  preset: 'agent-work-sandbox',
   testMatch: ['**/audit.jest.test.cjs'],
-  transform: { '\\.[cm]?js$': 'babel-jest' },
-  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft)/)'],
 };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../support/built.js';
 
-const PACKAGES = ['msw@~2.15.0', 'vitest@~4.1.12', 'jest@^30', 'babel-jest@^30', '@babel/core@^7', '@babel/plugin-transform-modules-commonjs@^7'];
+const PACKAGES = ['msw@~2.15.0', 'vitest@~4.1.12', 'jest@^30'];
 const env = { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' };
 let project = '';
 
@@ -29,7 +29,6 @@ describe.skipIf(process.env.SKIP_CONSUMER_TESTS === '1')('the audit matcher in a
     const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
     writeFileSync(join(project, 'package.json'), '{ "name": "audit-consumer", "private": true, "version": "0.0.0" }');
     cpSync(join(ROOT, 'test/consumer-audit'), project, { recursive: true });
-    cpSync(join(ROOT, 'test/consumer/jest/babel.config.cjs'), join(project, 'babel.config.cjs'));
     inProject('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./${tarball}`, ...PACKAGES], 300_000);
   }, 400_000);
 
