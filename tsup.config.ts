@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { rawText } from './scripts/esbuild-raw.js';
 
 // The library: runtime-neutral entry, plus `vitest` (the test-runner helper, `agent-work-sandbox/vitest`, Node: it
 // uses msw/node). Declarations for both formats; the Node server is a lazily loaded chunk.
@@ -8,6 +9,7 @@ const library = {
   sourcemap: true,
   target: 'node20',
   splitting: true,
+  esbuildPlugins: [rawText] as (typeof rawText)[],
 } as const;
 
 export default defineConfig([
@@ -28,5 +30,6 @@ export default defineConfig([
     noExternal: [/.*/],
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __awsCreateRequire } from 'node:module';\nconst require = __awsCreateRequire(import.meta.url);" },
     sourcemap: true,
+    esbuildPlugins: [rawText],
   },
 ]);
