@@ -296,7 +296,7 @@ function chart(id, names, x, ys) {
     if (typeof uPlot !== "function") return;
     const series = [{ value: (u, v) => (v === null ? "—" : new Date(v * 1000).toISOString().slice(11, 19)) }, ...names.map((n, i) => ({ label: n, stroke: PALETTE[i % PALETTE.length], width: 1.5, points: { show: false } }))];
     const axis = { stroke: "currentColor", grid: { stroke: "rgba(128,128,128,.2)" }, ticks: { stroke: "rgba(128,128,128,.3)" } };
-    const plot = new uPlot({ width, height: 180, series, scales: { x: { time: true } }, axes: [{ ...axis, values: (u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(11, 19)) }, axis], legend: { live: false } }, data, host);
+    const plot = new uPlot({ width, height: 180, series, scales: { x: { time: true } }, axes: [{ ...axis, space: 90, values: (u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(11, 19)) }, axis], legend: { live: false } }, data, host);
     charts[id] = { plot, key, width };
   } else c.plot.setData(data);
 }
