@@ -6,7 +6,7 @@ const token = new URLSearchParams(location.search).get("token");
 const auth = token ? { "X-Sandbox-Token": token } : {};
 const $ = (id) => document.getElementById(id);
 const SCENARIOS = JSON.parse($("scenario-catalog").textContent);
-const POLL_MS = 1000;
+const POLL_MS = 500;
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -30,7 +30,11 @@ function table(id, columns, rows, empty) {
         ? el("td", { class: c.classList && c.classList.contains("tags") ? "soft" : undefined }, c)
         : el("td", { class: [r.mono && r.mono.includes(c) ? "mono" : "", r.wrap && r.wrap.includes(c) ? "wrap" : ""].join(" ").trim() || undefined }, c)));
     });
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#" + id + " tr[tabindex]");
+  const index = focused ? [...focused.parentNode.children].indexOf(focused) : -1;
   $(id).replaceChildren(el("thead", {}, el("tr", {}, columns.map((c) => el("th", {}, c)))), el("tbody", {}, body));
+  // A re-render keeps the keyboard where it was.
+  if (index >= 0 && body[index] && body[index].tabIndex === 0) body[index].focus({ preventScroll: true });
 }
 const usd = (n) => "$" + n.toFixed(n < 1 && n > 0 ? 4 : 2);
 const time = (iso) => (iso ? iso.slice(11, 19) : null);
@@ -135,7 +139,7 @@ function render(o) {
     cells: [a.id, a.name, a.model, a.status, el("span", { class: "tags" }, a.capabilities.map((c) => el("span", { class: "tag" }, c)))],
   })), "The catalog is empty.");
   renderWebhooks(o);
-  if (o.timeline) renderCharts(o.timeline);
+  if (o.timeline) renderCharts((lastTimeline = o.timeline));
 }
 function fillSelect(select, none, values) {
   const want = [none, ...values].join("\n");
@@ -283,6 +287,7 @@ $("detail").addEventListener("close", () => refresh(true));
 // ---- charts (uPlot, bundled), drawn only while the panel is on screen ----
 
 let chartsVisible = false;
+let lastTimeline = null;
 const charts = {};
 const PALETTE = ["#2f9e44", "#f59f00", "#e8590c", "#e03131", "#1c7ed6", "#7048e8", "#0ca678", "#d6336c", "#495057", "#74b816", "#1098ad", "#ae3ec9"];
 function chart(id, names, x, ys) {
@@ -313,7 +318,7 @@ new IntersectionObserver((entries) => {
   if (visible !== chartsVisible) { chartsVisible = visible; if (visible) refresh(true); }
 }).observe($("panel-charts"));
 let resizeTimer;
-window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => last && last.timeline && renderCharts(last.timeline), 150); });
+window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => lastTimeline && renderCharts(lastTimeline), 150); });
 
 // ---- controls ----
 
