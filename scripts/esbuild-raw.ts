@@ -15,8 +15,12 @@ export const rawText: Plugin = {
     build.onResolve({ filter: /\?raw$/ }, (args) => {
       const spec = args.path.slice(0, -'?raw'.length);
       const path = spec.startsWith('.') ? resolve(args.resolveDir, spec) : require.resolve(spec, { paths: [args.resolveDir] });
-      return { path, namespace: 'raw-text', watchFiles: [path] };
+      // The path keeps its `?raw`: tsup's own CSS loader takes any path that ends in `.css`.
+      return { path: `${path}?raw`, namespace: 'raw-text', watchFiles: [path] };
     });
-    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text', resolveDir: dirname(args.path) }));
+    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => {
+      const path = args.path.slice(0, -'?raw'.length);
+      return { contents: await readFile(path, 'utf8'), loader: 'text', resolveDir: dirname(path) };
+    });
   },
 };
