@@ -289,8 +289,10 @@ $("detail").addEventListener("close", () => refresh(true));
 let chartsVisible = false;
 let lastTimeline = null;
 const charts = {};
+const STATUS_COLORS = ["#2f9e44", "#f59f00", "#e8590c", "#e03131"];
+const TASK_COLORS = ["#868e96", "#1c7ed6", "#2f9e44", "#e03131"];
 const PALETTE = ["#2f9e44", "#f59f00", "#e8590c", "#e03131", "#1c7ed6", "#7048e8", "#0ca678", "#d6336c", "#495057", "#74b816", "#1098ad", "#ae3ec9"];
-function chart(id, names, x, ys) {
+function chart(id, names, x, ys, colors = PALETTE) {
   const host = $(id);
   const width = Math.max(200, host.clientWidth);
   const key = names.join("|");
@@ -299,19 +301,19 @@ function chart(id, names, x, ys) {
   if (c && (c.key !== key || c.width !== width)) { c.plot.destroy(); c = undefined; }
   if (!c) {
     if (typeof uPlot !== "function") return;
-    const series = [{ value: (u, v) => (v === null ? "—" : new Date(v * 1000).toISOString().slice(11, 19)) }, ...names.map((n, i) => ({ label: n, stroke: PALETTE[i % PALETTE.length], width: 1.5, points: { show: false } }))];
+    const series = [{ value: (u, v) => (v === null ? "—" : new Date(v * 1000).toISOString().slice(11, 19)) }, ...names.map((n, i) => ({ label: n, stroke: colors[i % colors.length], width: 1.5, points: { show: false } }))];
     const axis = { stroke: "currentColor", grid: { stroke: "rgba(128,128,128,.2)" }, ticks: { stroke: "rgba(128,128,128,.3)" } };
     const plot = new uPlot({ width, height: 180, series, scales: { x: { time: true } }, axes: [{ ...axis, space: 90, values: (u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(11, 19)) }, axis], legend: { live: false } }, data, host);
     charts[id] = { plot, key, width };
   } else c.plot.setData(data);
 }
 function renderCharts(t) {
-  chart("chart-requests", ["2xx", "4xx", "429", "5xx"], t.x, [t.requests["2xx"], t.requests["4xx"], t.requests["429"], t.requests["5xx"]]);
+  chart("chart-requests", ["2xx", "4xx", "429", "5xx"], t.x, [t.requests["2xx"], t.requests["4xx"], t.requests["429"], t.requests["5xx"]], STATUS_COLORS);
   const rate = Object.entries(t.rate);
   chart("chart-rate", rate.length ? rate.map(([id]) => id) : ["no requests"], t.x, rate.length ? rate.map(([, v]) => v) : [t.x.map(() => 0)]);
   const money = Object.entries(t.money);
   chart("chart-money", money.length ? money.flatMap(([id]) => [id + " balance", id + " held"]) : ["no tasks"], t.x, money.length ? money.flatMap(([, m]) => [m.balance, m.held]) : [t.x.map(() => 0)]);
-  chart("chart-tasks", ["queued", "running", "completed", "failed"], t.x, [t.tasks.queued, t.tasks.running, t.tasks.completed, t.tasks.failed]);
+  chart("chart-tasks", ["queued", "running", "completed", "failed"], t.x, [t.tasks.queued, t.tasks.running, t.tasks.completed, t.tasks.failed], TASK_COLORS);
 }
 new IntersectionObserver((entries) => {
   const visible = entries.some((e) => e.isIntersecting);
