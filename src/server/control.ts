@@ -9,7 +9,6 @@ import type { SandboxCore as Sandbox } from '../sandbox.js';
 import type { Scope } from '../model/scopes.js';
 import type { PlanId } from '../model/plans.js';
 import { createOpenApiDocument } from '../core/openapi.js';
-import { SCENARIOS } from '../scenarios/catalog.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import type { RequestFilter } from '../core/journal.js';

@@ -101,6 +101,15 @@ async function refresh(force) {
 
 // ---- rendering ----
 
+const seen = {};
+/** Whether a part of the page has new data since it was drawn (unchanged parts are not rebuilt). */
+function changed(name, value) {
+  const text = JSON.stringify(value);
+  if (seen[name] === text) return false;
+  seen[name] = text;
+  return true;
+}
+
 function render(o) {
   $("clock").textContent = o.now.replace("T", " ").replace(".000Z", "Z") + " · " + o.clock;
   const onKeys = o.scenarios.filter((s) => s.key_id);
@@ -110,7 +119,7 @@ function render(o) {
   fillSelect($("f-account"), "any", o.accounts.map((a) => a.id));
   fillSelect($("f-key"), "any", o.keys.map((k) => k.id));
   $("request-count").textContent = o.requests.length + " shown of " + o.request_count + " · newest first";
-  table("requests", ["time", "method", "path", "status", "code", "key", "scenarios"], o.requests.map((r) => ({
+  if (changed("requests", o.requests)) table("requests", ["time", "method", "path", "status", "code", "key", "scenarios"], o.requests.map((r) => ({
     attrs: { "data-seq": r.seq },
     mono: [r.path, r.keyId],
     wrap: [r.path],
@@ -118,28 +127,35 @@ function render(o) {
     cells: [time(r.time), r.method, r.path, statusCell(r.status), r.code, r.keyId, r.scenarios.join(", ") || ""],
   })), "No requests yet. Point a client at the base URL.");
   $("task-count").textContent = o.task_count > o.tasks.length ? o.tasks.length + " of " + o.task_count : String(o.task_count);
-  table("tasks", ["id", "account", "agent", "status", "priority", "model", "cost", "created"], o.tasks.map((t) => ({
+  if (changed("tasks", o.tasks)) table("tasks", ["id", "account", "agent", "status", "priority", "model", "cost", "created"], o.tasks.map((t) => ({
     mono: [t.id, t.agent_id],
     cells: [t.id, t.account_id, t.agent_id, el("b", { class: "st-" + t.status }, t.status), t.priority, t.model, usd(t.usage.cost_usd), time(t.created_at)],
   })), "No tasks yet.");
-  table("accounts", ["id", "name", "plan", "balance", "held", "rate window", "tokens", "resets", "requests"], o.accounts.map((a) => {
+  if (changed("accounts", o.accounts)) table("accounts", ["id", "name", "plan", "balance", "held", "rate window", "tokens", "resets", "requests"], o.accounts.map((a) => {
     const used = a.rate_window.requests;
     const bar = el("span", { class: "bar" }, el("i", { width: Math.min(100, Math.round((100 * used) / a.limits.rpm)) + "%" }));
     return { mono: [a.id], cells: [a.id, a.name, a.plan, usd(a.balance_usd), usd(a.held_usd), el("span", {}, bar, used + " / " + a.limits.rpm + " rpm"), a.rate_window.tokens + " / " + a.limits.tpm, time(a.rate_window.reset), a.period_requests] };
   }), "No accounts.");
-  table("keys", ["label", "key", "account", "scopes", ""], o.keys.map((k) => ({
+  if (changed("keys", o.keys)) table("keys", ["label", "key", "account", "scopes", ""], o.keys.map((k) => ({
     attrs: { class: k.revoked ? "revoked" : undefined },
     mono: [k.key],
     cells: [k.label, k.key, k.account_id, el("span", { class: "tags" }, k.scopes.map((s) => el("span", { class: "tag" }, s))),
       k.revoked ? "revoked" : el("button", { type: "button", class: "danger", "data-revoke": k.id, onclick: act(() => control("DELETE", "/keys/" + encodeURIComponent(k.id))) }, "Revoke")],
   })), "No keys.");
   $("agent-count").textContent = String(o.agents.length);
-  table("agents", ["id", "name", "model", "status", "capabilities"], o.agents.map((a) => ({
+  if (changed("agents", o.agents)) table("agents", ["id", "name", "model", "status", "capabilities"], o.agents.map((a) => ({
     mono: [a.id],
     cells: [a.id, a.name, a.model, a.status, el("span", { class: "tags" }, a.capabilities.map((c) => el("span", { class: "tag" }, c)))],
   })), "The catalog is empty.");
-  renderWebhooks(o);
-  if (o.timeline) renderCharts((lastTimeline = o.timeline));
+  if (changed("webhooks", [o.webhooks, o.deliveries])) renderWebhooks(o);
+  if (o.timeline) {
+    lastTimeline = o.timeline;
+    // The charts redraw at most every 2 s: under load the data changes at every poll.
+    const draw = () => { chartsAt = Date.now(); renderCharts(lastTimeline); };
+    clearTimeout(chartsTimer);
+    const wait = 2000 - (Date.now() - chartsAt);
+    if (wait <= 0) draw(); else chartsTimer = setTimeout(draw, wait);
+  }
 }
 function fillSelect(select, none, values) {
   const want = [none, ...values].join("\n");
@@ -288,6 +304,8 @@ $("detail").addEventListener("close", () => refresh(true));
 
 let chartsVisible = false;
 let lastTimeline = null;
+let chartsAt = 0;
+let chartsTimer;
 const charts = {};
 const STATUS_COLORS = ["#2f9e44", "#f59f00", "#e8590c", "#e03131"];
 const TASK_COLORS = ["#868e96", "#1c7ed6", "#2f9e44", "#e03131"];

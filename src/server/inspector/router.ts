@@ -41,16 +41,16 @@ function summary(e: JournalEntry): Summary {
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** The filters of the request list: `status` (a code or a class like `4xx`), `key_id`, `account_id`, `path` (a part of it). */
-function listRequests(all: JournalEntry[], query: Request['query']): Summary[] {
+/** The filters of the request list (`status`: a code or a class like `4xx`; `key_id`; `account_id`; `path`: a part of it) over the journal, newest first. */
+function listRequests(newestFirst: JournalEntry[], query: Request['query']): Summary[] {
   const status = text(query.status);
   if (status !== undefined && !/^[1-5]([0-9]{2}|xx)$|^0$/.test(status)) throw new SandboxError(`status must be a status code or a class like 4xx; got '${status}'.`);
   const keyId = text(query.key_id);
   const accountId = text(query.account_id);
   const path = text(query.path)?.toLowerCase();
   const out: Summary[] = [];
-  for (let i = all.length - 1; i >= 0 && out.length < LISTED; i--) {
-    const e = all[i]!;
+  for (const e of newestFirst) {
+    if (out.length >= LISTED) break;
     if (status !== undefined && (status.endsWith('xx') ? String(e.status)[0] !== status[0] : e.status !== Number(status))) continue;
     if (keyId !== undefined && e.keyId !== keyId) continue;
     if (accountId !== undefined && e.accountId !== accountId) continue;
@@ -69,19 +69,19 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
     sendTagged(req, res, page, 'text/html; charset=utf-8');
   });
   router.get('/inspector/live', (req, res) => {
-    const overview = sandbox.overview({ requests: 0 });
+    // One read of the sandbox per poll: the whole journal (newest first) and, for the charts, every task.
+    const charts = req.query.charts === '1';
+    const overview = sandbox.overview({ requests: Number.MAX_SAFE_INTEGER, tasks: charts ? Number.MAX_SAFE_INTEGER : 200 });
+    const journal = overview.requests;
     const deliveries = sandbox.webhooks.deliveries();
-    const journal = sandbox.requests;
     const body = {
       ...overview,
+      tasks: overview.tasks.slice(0, 200),
       requests: listRequests(journal, req.query),
       request_count: journal.length,
       webhooks: sandbox.webhooks.list().map((e) => ({ id: e.id, account_id: e.accountId, url: e.url, created_at: e.createdAt })),
       deliveries: deliveries.slice(Math.max(0, deliveries.length - LISTED)).reverse(),
-      timeline:
-        req.query.charts === '1'
-          ? timeline({ now: sandbox.clock.now(), requests: journal, tasks: sandbox.overview({ requests: 0, tasks: Number.MAX_SAFE_INTEGER }).tasks, accounts: overview.accounts })
-          : null,
+      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: journal, tasks: overview.tasks, accounts: overview.accounts }) : null,
     };
     sendTagged(req, res, JSON.stringify(body));
   });
