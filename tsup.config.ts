@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { rawText } from './scripts/esbuild-raw.js';
 
 // The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
@@ -10,6 +11,7 @@ const library = {
   sourcemap: false,
   target: 'node20',
   splitting: true,
+  esbuildPlugins: [rawText] as (typeof rawText)[],
 } as const;
 
 export default defineConfig([
@@ -28,5 +30,6 @@ export default defineConfig([
     format: ['esm'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    esbuildPlugins: [rawText],
   },
 ]);

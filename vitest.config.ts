@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     globalSetup: ['test/support/global-setup.ts'],
+    // The inspector imports its styles as text (`?raw`): Vitest must hand over the CSS, not an empty module.
+    css: { include: [/\.css\b/] },
   },
 });

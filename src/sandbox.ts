@@ -237,7 +237,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     snapshot() {
       settle(engine);
-      return toSnapshot(engine.state, engine.seed, clock.now());
+      return { ...toSnapshot(engine.state, engine.seed, clock.now()), webhooks: hooks.save() };
     },
     restore(snapshot) {
       const next = fromSnapshot(snapshot);
@@ -247,6 +247,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       if (Number.isSafeInteger(snap.seed)) engine.seed = snap.seed;
       if (clockMode === 'manual' && Number.isFinite(snap.now)) clock.set(snap.now);
       else settle(engine);
+      if (snap.webhooks) hooks.load(snap.webhooks);
     },
     async listen(listenOptions = {}) {
       const { listen } = await loadServer();

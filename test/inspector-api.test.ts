@@ -20,8 +20,13 @@ describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
     const html = await res.text();
     expect(html).toContain('"rate-limited"');
     expect(html).not.toContain('__SCENARIOS__');
-    // The inline script parses (a browserless check; test/inspector.test.ts runs it in Chromium).
-    const script = /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
+    // No inline script: the policy allows scripts from the sandbox only, and the page's own script parses.
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    expect([...html.matchAll(/<script([^>]*)>/g)].every(([, attrs]) => /src=|type="application\/json"/.test(attrs!))).toBe(true);
+    const js = await fetch(`${server.url}/__sandbox/inspector/inspector.js`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const script = await js.text();
     expect(() => new Function(script)).not.toThrow();
   });
 

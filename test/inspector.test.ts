@@ -26,7 +26,8 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__san
     sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual', now: '2026-11-22T09:30:00Z' });
     server = await sandbox.listen({ port: 0 });
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    // A fixed locale: uPlot formats numbers with the browser's language (a bare Chromium may report 'en-US@posix').
+    page = await browser.newPage({ locale: 'en-US', viewport: { width: 1600, height: 1000 } });
     await page.goto(`${server.url}/__sandbox/`);
     await page.locator('#live.on').waitFor({ timeout: 5000 });
   }, 30_000);

@@ -75,6 +75,40 @@ const task = z.looseObject({
   completedAt: time.nullable(),
 });
 
+const attempt = z.looseObject({
+  at: z.string(),
+  status: int.nullable(),
+  latencyMs: z.number(),
+  error: z.string().nullable(),
+  response: z.string().nullable(),
+  duplicate: z.boolean(),
+});
+
+/** Webhook endpoints (with a url; callbacks are not data) and the delivery journal, with the counters of their ids. */
+export const WebhookSnapshotSchema = z.looseObject({
+  endpoints: z.array(z.looseObject({ id: z.string(), accountId: z.string(), url: z.string(), secret: z.string(), createdAt: time })),
+  deliveries: z.array(
+    z.looseObject({
+      id: z.string(),
+      endpointId: z.string(),
+      accountId: z.string(),
+      url: z.string().nullable(),
+      body: z.string(),
+      status: z.enum(['pending', 'succeeded', 'failed']),
+      attempts: z.array(attempt),
+      dueAt: time.nullable(),
+      replayOf: z.string().nullable(),
+      createdAt: time,
+      badSignature: z.boolean(),
+      duplicates: z.boolean(),
+    }),
+  ),
+  low: z.array(z.string()),
+  counters: z.looseObject({ endpoint: int, event: int, delivery: int }),
+});
+
+export type WebhookSnapshot = z.infer<typeof WebhookSnapshotSchema>;
+
 /** A state snapshot as `restore()` and `PUT /__sandbox/state` take it; keys and tasks must name accounts of the state. */
 export const StateSnapshotSchema = z
   .looseObject({
@@ -88,10 +122,12 @@ export const StateSnapshotSchema = z
     anonymous: z.array(z.tuple([z.string(), bucket])),
     idempotency: z.array(z.tuple([z.string(), z.looseObject({ bodyHash: z.number(), taskId: z.string(), at: time })])),
     counters: z.looseObject({ task: int, key: int, account: int }),
+    webhooks: WebhookSnapshotSchema.optional(),
   })
   .superRefine((snap, ctx) => {
     const accounts = new Set(snap.accounts.map((a) => a.id));
-    for (const [list, items] of [['keys', snap.keys], ['tasks', snap.tasks]] as const) {
+    const endpoints = snap.webhooks?.endpoints ?? [];
+    for (const [list, items] of [['keys', snap.keys], ['tasks', snap.tasks], ['webhooks.endpoints', endpoints]] as const) {
       items.forEach((item, i) => {
         if (!accounts.has(item.accountId)) ctx.addIssue({ code: 'custom', path: [list, i, 'accountId'], message: `names no account of the state ('${item.accountId}')` });
       });

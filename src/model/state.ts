@@ -1,4 +1,5 @@
 import { SnapshotError } from '../errors.js';
+import type { WebhookSnapshot } from './snapshot-schema.js';
 import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
 import { MinHeap } from './heap.js';
@@ -149,6 +150,8 @@ export interface StateSnapshot {
   anonymous: [string, Bucket][];
   idempotency: [string, IdempotencyEntry][];
   counters: State['counters'];
+  /** Webhook endpoints and deliveries (snapshots from before they were kept have none). */
+  webhooks?: WebhookSnapshot;
 }
 
 export { SnapshotError };

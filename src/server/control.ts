@@ -5,8 +5,7 @@ import { SandboxError } from '../errors.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { Scope } from '../model/scopes.js';
 import { createOpenApiDocument } from '../core/openapi.js';
-import { SCENARIOS, type ScenarioName } from '../scenarios/catalog.js';
-import { INSPECTOR_PAGE } from './inspector-page.js';
+import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import type { RequestFilter } from '../core/journal.js';
 import { controlBodies, parseInput, scenarioClearQuery } from '../schemas.js';
@@ -34,6 +33,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     }
     res.type('application/json; charset=utf-8').send(text);
   });
+  router.use(createInspectorAssetsRouter());
   router.use((req, res, next) => {
     if (controlToken === undefined) return next();
     const given = req.get('x-sandbox-token') ?? (typeof req.query.token === 'string' ? req.query.token : '');
@@ -44,11 +44,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   });
   router.use(readControlBody);
 
-  const page = INSPECTOR_PAGE.replace('__SCENARIOS__', JSON.stringify(SCENARIOS.map((sc) => ({ name: sc.name, description: sc.description }))).replace(/</g, '\\u003c'));
-  router.get('/', (_req, res) => {
-    res.set('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-    res.type('text/html; charset=utf-8').send(page);
-  });
+  router.use(createInspectorRouter(sandbox));
   router.get('/overview', (req, res) => {
     const n = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : undefined);
     res.json(sandbox.overview({ tasks: n(req.query.tasks), requests: n(req.query.requests) }));

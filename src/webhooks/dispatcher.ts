@@ -10,6 +10,7 @@ import { MinHeap } from '../model/heap.js';
 import { usdToNano } from '../model/money.js';
 import { PLANS } from '../model/plans.js';
 import { hash53, seededId } from '../model/random.js';
+import type { WebhookSnapshot } from '../model/snapshot-schema.js';
 import type { Account } from '../model/types.js';
 import type { Effects } from '../rules/effects.js';
 import type { TaskEvent } from '../rules/tasks.js';
@@ -434,6 +435,45 @@ export class WebhookDispatcher implements SandboxWebhooks {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The endpoints with a url and the delivery journal, as data (a callback cannot be saved: its endpoint is left out). */
+  save(): WebhookSnapshot {
+    const endpoints = [...this.endpoints.values()].filter((e) => e.url !== null);
+    const kept = new Set(endpoints.map((e) => e.id));
+    return {
+      endpoints: endpoints.map((e) => ({ id: e.id, accountId: e.accountId, url: e.url!, secret: e.secret, createdAt: e.createdAt })),
+      deliveries: [...this.journal.values()].filter((d) => kept.has(d.endpointId)).map((d) => ({
+        id: d.id, endpointId: d.endpointId, accountId: d.accountId, url: d.url, body: d.body, status: d.status,
+        attempts: d.attempts.map((a) => ({ ...a })), dueAt: d.dueAt, replayOf: d.replayOf, createdAt: d.createdAt,
+        badSignature: d.badSignature, duplicates: d.duplicates,
+      })),
+      low: [...this.low],
+      counters: { ...this.counters },
+    };
+  }
+
+  /** Replaces the endpoints with url and the journal with a saved one (callback endpoints stay); pending ones are due again. */
+  load(saved: WebhookSnapshot): void {
+    this.generation += 1;
+    this.disarm();
+    for (const [id, e] of this.endpoints) if (e.url !== null) this.endpoints.delete(id);
+    this.journal.clear();
+    this.queue.clear();
+    for (const e of saved.endpoints) {
+      this.endpoints.set(e.id, { id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, bytes: secretBytes(e.secret), createdAt: e.createdAt });
+    }
+    const now = this.engine.clock.now();
+    for (const s of saved.deliveries) {
+      const d: Delivery = { ...s, event: JSON.parse(s.body) as WebhookEvent, attempts: s.attempts.map((a) => ({ ...a })) };
+      // An attempt in flight when the state was saved is made again.
+      if (d.status === 'pending' && d.dueAt === null) d.dueAt = now;
+      this.journal.set(d.id, d);
+      if (d.status === 'pending') this.queue.push(d.dueAt!, d);
+    }
+    this.low = new Set(saved.low);
+    this.counters = { endpoint: saved.counters.endpoint, event: saved.counters.event, delivery: saved.counters.delivery };
+    this.arm();
   }
 
   /** Back to the start: the endpoints of the options only, no deliveries, counters from zero. */
