@@ -125,7 +125,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
-        saver?.stop();
+        await saver?.stop();
         if (!config.state) return;
         const snapshot = sandbox.snapshot();
         try {

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { open, rename, unlink } from 'node:fs/promises';
 import type { StateSnapshot } from '../model/state.js';
 
 export class StateFileError extends Error {
@@ -46,6 +47,31 @@ export function saveStateFile(path: string, snapshot: StateSnapshot): void {
     } catch {
       // nothing to clean up
     }
+    throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`);
+  }
+}
+
+let saveCount = 0;
+
+/**
+ * The same as `saveStateFile`, off the event loop (the snapshot is serialised first, synchronously, so it is the
+ * state of this moment): the server goes on answering while the disk flushes. Each call has its own temporary file.
+ */
+export async function saveStateFileAsync(path: string, snapshot: StateSnapshot): Promise<void> {
+  const text = `${JSON.stringify(snapshot)}\n`;
+  const tmp = `${path}.${process.pid}.${++saveCount}.tmp`;
+  try {
+    const file = await open(tmp, 'w');
+    try {
+      await file.writeFile(text);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, path);
+    syncDirectory(dirname(path));
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
     throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`);
   }
 }
