@@ -8,7 +8,7 @@ import { generateDefaultFixtures } from '../model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
 import { isFixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
-import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
+import { assertStateWritable, loadStateFile, removeStaleTempFiles, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
 import { SnapshotError } from '../model/state.js';
 import { createStateSaver } from '../server/durable-state.js';
 import { HELP, parseCli, UsageError } from './args.js';
@@ -86,6 +86,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   if (config.state) {
     // Fail now, not at exit after a session's work: the state file must be writable.
     assertStateWritable(config.state);
+    removeStaleTempFiles(config.state);
     const saved = loadStateFile(config.state);
     if (saved !== undefined) {
       try {

@@ -1,6 +1,6 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { open, rename, unlink } from 'node:fs/promises';
 import type { StateSnapshot } from '../model/state.js';
 
@@ -118,5 +118,38 @@ export function saveRescueFile(snapshot: StateSnapshot): string | undefined {
     return path;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Removes the temporary files a killed process left beside the state file (`FILE.<pid>[.<n>].tmp`, the pid no longer
+ * running): a save cut short by kill -9 leaves one; the state file itself is whole either way.
+ */
+export function removeStaleTempFiles(path: string): void {
+  const dir = dirname(path);
+  const pattern = new RegExp(`^${basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)(?:\\.\\d+)?\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = pattern.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isRunning(Number(pid))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // another process got there first
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
