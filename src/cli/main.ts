@@ -9,7 +9,7 @@ import { generateDefaultFixtures } from '../model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
 import { isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
-import { assertStateWritable, loadStateFile, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
+import { assertStateWritable, loadStateFile, removeStaleTempFiles, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
 import { SnapshotError, type StateSnapshot } from '../model/state.js';
 import { createStateSaver } from '../server/durable-state.js';
 import { StartError } from '../errors.js';
@@ -91,6 +91,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   if (config.state) {
     // Fail now, not at exit after a session's work: the state file must be writable.
     assertStateWritable(config.state);
+    removeStaleTempFiles(config.state);
     const saved = loadStateFile(config.state);
     if (saved !== undefined) {
       try {
@@ -131,7 +132,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
-        saver?.stop();
+        await saver?.stop();
         const audit = auditSummary(sandbox);
         if (audit) io.stderr(audit);
         if (!config.state) return;

@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StateSnapshot } from '../model/state.js';
-import { saveStateFile } from './state-file.js';
+import { saveStateFile, saveStateFileAsync } from './state-file.js';
 
 /**
  * When `--state` writes the state file:
  * - `always`: before the answer of every request that may write (any method but GET, HEAD and OPTIONS), so an
  *   acknowledged write is on the disk before the client hears of it; other changes (usage counts, clock) within
  *   the interval as below;
- * - a number of ms (default 1000): at most that long after a change (write-behind: one save per interval at most);
+ * - a number of ms (default 1000): at most that long after a change (write-behind, off the event loop: one save per
+ *   interval at most, so a slow disk never stalls the answers);
  * - `exit`: only when the server stops (the old behaviour: a crash loses the session).
  */
 export type StateSync = 'always' | 'exit' | number;
@@ -21,8 +22,8 @@ export interface StateSaver {
   beforeAnswer(req: IncomingMessage, res: ServerResponse): void;
   /** Saves now if anything changed since the last save. */
   flush(): void;
-  /** No more periodic saves. */
-  stop(): void;
+  /** No more periodic saves; resolves once a save in progress has finished (the exit save comes after it). */
+  stop(): Promise<void>;
   /** Saves written so far (for tests and the benchmark). */
   readonly saves: number;
 }
@@ -31,6 +32,17 @@ export interface StateSaver {
 export function createStateSaver(path: string, snapshot: () => StateSnapshot, sync: StateSync, onError: (error: Error) => void): StateSaver {
   let dirty = false;
   let saves = 0;
+  let pending: Promise<void> | undefined;
+  const saveBehind = () => {
+    if (pending) return; // the next tick of the interval picks up what changed meanwhile
+    dirty = false;
+    pending = saveStateFileAsync(path, snapshot())
+      .then(() => void (saves += 1), (error: Error) => {
+        dirty = true;
+        onError(error);
+      })
+      .finally(() => (pending = undefined));
+  };
   const save = () => {
     dirty = false;
     try {
@@ -42,7 +54,8 @@ export function createStateSaver(path: string, snapshot: () => StateSnapshot, sy
     }
   };
   const interval = sync === 'exit' ? undefined : sync === 'always' ? DEFAULT_STATE_SYNC_MS : sync;
-  const timer = interval === undefined ? undefined : setInterval(() => dirty && save(), interval);
+  // In `always` mode every save is synchronous, so that an older snapshot written behind can never land after a newer one.
+  const timer = interval === undefined ? undefined : setInterval(() => dirty && (sync === 'always' ? save() : saveBehind()), interval);
   timer?.unref();
   return {
     beforeAnswer(req) {
@@ -50,7 +63,10 @@ export function createStateSaver(path: string, snapshot: () => StateSnapshot, sy
       else dirty = true;
     },
     flush: () => dirty && save(),
-    stop: () => clearInterval(timer),
+    stop: async () => {
+      clearInterval(timer);
+      await pending;
+    },
     get saves() {
       return saves;
     },

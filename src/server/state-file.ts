@@ -1,7 +1,8 @@
 import { StateFileError } from '../errors.js';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { open, rename, unlink } from 'node:fs/promises';
 import type { StateSnapshot } from '../model/state.js';
 
 export { StateFileError };
@@ -49,6 +50,31 @@ export function saveStateFile(path: string, snapshot: StateSnapshot): void {
   }
 }
 
+let saveCount = 0;
+
+/**
+ * The same as `saveStateFile`, off the event loop (the snapshot is serialised first, synchronously, so it is the
+ * state of this moment): the server goes on answering while the disk flushes. Each call has its own temporary file.
+ */
+export async function saveStateFileAsync(path: string, snapshot: StateSnapshot): Promise<void> {
+  const text = `${JSON.stringify(snapshot)}\n`;
+  const tmp = `${path}.${process.pid}.${++saveCount}.tmp`;
+  try {
+    const file = await open(tmp, 'w');
+    try {
+      await file.writeFile(text);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, path);
+    syncDirectory(dirname(path));
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`);
+  }
+}
+
 /** The rename made durable: the directory's entry flushed too (not possible on every platform, e.g. Windows). */
 function syncDirectory(dir: string): void {
   let fd: number | undefined;
@@ -91,5 +117,38 @@ export function saveRescueFile(snapshot: StateSnapshot): string | undefined {
     return path;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Removes the temporary files a killed process left beside the state file (`FILE.<pid>[.<n>].tmp`, the pid no longer
+ * running): a save cut short by kill -9 leaves one; the state file itself is whole either way.
+ */
+export function removeStaleTempFiles(path: string): void {
+  const dir = dirname(path);
+  const pattern = new RegExp(`^${basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)(?:\\.\\d+)?\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = pattern.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isRunning(Number(pid))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // another process got there first
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -82,8 +82,8 @@ describe('never a half-written file', () => {
     await crash(again);
   });
 
-  it('writes through a temporary file that does not outlive the save', () => {
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  it('removes at the next start the temporary file a killed save left behind', () => {
+    expect(readdirSync(dir).filter((f) => f.startsWith('burst.json.') && f.endsWith('.tmp'))).toEqual([]);
   });
 });
 
