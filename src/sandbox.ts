@@ -11,6 +11,7 @@ import { isScope, type Scope } from './model/scopes.js';
 import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State, type StateSnapshot } from './model/state.js';
 import { periodBounds } from './rules/period.js';
 import { dropBeyondRetention, finish } from './rules/tasks.js';
+import { createSettleLoop } from './rules/settle-loop.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
@@ -196,7 +197,12 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   };
   const hooks = new WebhookDispatcher(engine, () => settle(engine), options.webhooks);
   webhooks = hooks;
-  engine.onTaskEvent = (event) => hooks.onTaskEvent(event);
+  // Real clock: due moves are settled off the request path, so no request pays for an idle spell (settle-loop.ts).
+  const settleLoop = clockMode === 'real' ? createSettleLoop(() => engine, clock.now) : undefined;
+  engine.onTaskEvent = (event) => {
+    hooks.onTaskEvent(event);
+    if (event.type === 'task.created') settleLoop?.arm();
+  };
 
   // Fixture accounts and keys set up for a scenario (magic keys): checked once here, applied at start and on reset.
   const fixtureScenarios: { name: string; scope: ScenarioScope }[] = [];
@@ -374,6 +380,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       if (Number.isSafeInteger(snap.seed)) engine.seed = snap.seed;
       if (clockMode === 'manual' && Number.isFinite(snap.now)) clock.set(snap.now);
       else settle(engine);
+      settleLoop?.arm();
     },
     async listen(listenOptions = {}) {
       const { listen } = await import('./server/listen.js');
