@@ -37,7 +37,8 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
   const basePath = sandbox.basePath;
   let closing = false;
   const inFlight = new Map<Socket, number>();
-  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers);
+  // The two CORS headers of an API answer go into the door's single writeHead.
+  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers, ['Access-Control-Allow-Origin', API_CORS_ORIGIN, 'Access-Control-Expose-Headers', API_CORS_EXPOSED]);
 
   // Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
   // start-up time, and the API's hot path does not use it.
@@ -73,8 +74,6 @@ export async function listen(sandbox: Sandbox, options: ListenOptions = {}): Pro
     const url = req.url ?? '/';
     if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
       if (req.method === 'OPTIONS') return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
-      res.setHeader('Access-Control-Allow-Origin', API_CORS_ORIGIN);
-      res.setHeader('Access-Control-Expose-Headers', API_CORS_EXPOSED);
       apiDoor(req, res);
     } else {
       viaSlow(req, res, (s) => s.app(req, res));
