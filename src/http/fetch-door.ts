@@ -15,6 +15,14 @@ const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 
 /** Statuses whose Response may not carry a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
+/** Headers by lower-case name: a plain object is read as is (no Headers object built per call). */
+function headerLookup(given: HeadersInit | undefined): Pick<Headers, 'get'> {
+  if (given === undefined || given instanceof Headers || Array.isArray(given)) return new Headers(given);
+  const byName = new Map<string, string>();
+  for (const name in given) byName.set(name.toLowerCase(), String((given as Record<string, string>)[name]));
+  return { get: (name) => byName.get(name) ?? null };
+}
+
 export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUrl?: string, userHandlers: readonly RequestHandler[] = []): SandboxFetch {
   const base = baseUrl ? baseUrl.replace(/\/+$/, '') : undefined;
   const basePath = base ? new URL(base).pathname.replace(/\/+$/, '') : '/api/v1';
@@ -34,7 +42,7 @@ export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUr
     signal?.throwIfAborted();
     const url = new URL(request ? request.url : String(input));
     const method = (request?.method ?? init?.method ?? 'GET').toUpperCase();
-    const headers = request ? request.headers : new Headers(init?.headers);
+    const headers = request ? request.headers : headerLookup(init?.headers);
     const body = request ? (method === 'GET' || method === 'HEAD' ? '' : await request.text()) : ((init?.body as string | null | undefined) ?? '');
     const path = below(url);
     if (path === undefined) {
@@ -54,7 +62,7 @@ export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUr
     } catch {
       res = INTERNAL_ERROR;
     }
-    if (res.unmatched) res = await answerUnmatched(userHandlers, { url: url.href, method, headers, body }, res);
+    if (res.unmatched) res = await answerUnmatched(userHandlers, { url: url.href, method, headers: headers instanceof Headers ? headers : new Headers(init?.headers), body }, res);
     if (res.delayMs) await new Promise((resolve) => setTimeout(resolve, res.delayMs));
     signal?.throwIfAborted();
     // A failed connection, as fetch reports one.
