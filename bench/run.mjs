@@ -206,7 +206,14 @@ async function coldCase() {
   const times = Object.fromEntries(Object.keys(ways).map((n) => [n, []]));
   for (let i = 0; i < coldRuns; i++) {
     for (const [name, run] of Object.entries(ways)) {
-      const t = await run();
+      let t;
+      try {
+        t = await run();
+      } catch (error) {
+        // A launch that never answers (npx on a loaded machine) is reported, not fatal to the other cases.
+        log(`  ${name}: failed: ${String(error.message).split('\n')[0]}`);
+        continue;
+      }
       times[name].push(t);
       log(`  ${name}: ${fmt.ms(t.wall)} ms (CPU ${fmt.ms(t.cpu)} ms)`);
     }
