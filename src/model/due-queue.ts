@@ -38,14 +38,17 @@ export class DueQueue {
    * Removes the earliest move if it is due at `now` and hands it to `visit` (task id, time, move); false when none is.
    */
   popDue(now: number, visit: (taskId: string, at: number, move: Move) => void): boolean {
-    const size = this.at.length;
-    if (size === 0 || this.at[0]! > now) return false;
-    const at = this.at[0]!;
-    const id = this.ids[0]!;
-    const move: Move = (this.order[0]! & 1) === 1 ? 'end' : 'start';
-    const lastAt = this.at.pop()!;
-    const lastOrder = this.order.pop()!;
-    const lastId = this.ids.pop()!;
+    const atOf = this.at;
+    const orderOf = this.order;
+    const ids = this.ids;
+    const size = atOf.length;
+    if (size === 0 || atOf[0]! > now) return false;
+    const at = atOf[0]!;
+    const id = ids[0]!;
+    const move: Move = (orderOf[0]! & 1) === 1 ? 'end' : 'start';
+    const lastAt = atOf.pop()!;
+    const lastOrder = orderOf.pop()!;
+    const lastId = ids.pop()!;
     const n = size - 1;
     if (n > 0) {
       let i = 0;
@@ -53,12 +56,18 @@ export class DueQueue {
         const l = 2 * i + 1;
         if (l >= n) break;
         const r = l + 1;
-        const m = r < n && this.less(r, l) ? r : l;
-        if (!this.before(this.at[m]!, this.order[m]!, -1, lastAt, lastOrder)) break;
-        this.place(i, m);
+        let m = l;
+        if (r < n && (atOf[r]! < atOf[l]! || (atOf[r] === atOf[l] && orderOf[r]! < orderOf[l]!))) m = r;
+        const mAt = atOf[m]!;
+        if (!(mAt < lastAt || (mAt === lastAt && orderOf[m]! < lastOrder))) break;
+        atOf[i] = mAt;
+        orderOf[i] = orderOf[m]!;
+        ids[i] = ids[m]!;
         i = m;
       }
-      this.set(i, lastAt, lastOrder, lastId);
+      atOf[i] = lastAt;
+      orderOf[i] = lastOrder;
+      ids[i] = lastId;
     }
     visit(id, at, move);
     return true;
@@ -70,13 +79,10 @@ export class DueQueue {
     this.ids = [];
   }
 
-  /** Whether (at, order) comes before slot `j` (or before (atJ, orderJ) when j is -1). */
-  private before(at: number, order: number, j: number, atJ = this.at[j]!, orderJ = this.order[j]!): boolean {
-    return at < atJ || (at === atJ && order < orderJ);
-  }
-
-  private less(i: number, j: number): boolean {
-    return this.before(this.at[i]!, this.order[i]!, j);
+  /** Whether (at, order) comes before slot `j`. */
+  private before(at: number, order: number, j: number): boolean {
+    const atJ = this.at[j]!;
+    return at < atJ || (at === atJ && order < this.order[j]!);
   }
 
   private place(to: number, from: number): void {

@@ -218,10 +218,10 @@ export function settleDue(env: TaskEnv, now: number, limit = Infinity): boolean 
   const visit = (taskId: string, at: number, move: 'start' | 'end') => {
     const task = env.state.tasks.get(taskId);
     if (!task) return;
+    if (move === 'end') return finish(env, task, at, task.outcome); // (it brings the account's period up to `at`)
     const account = env.state.accounts.get(task.accountId);
     if (account) syncPeriod(account, at);
-    if (move === 'start') start(env, task, at);
-    else finish(env, task, at, task.outcome);
+    start(env, task, at);
   };
   for (let n = 0; n < limit; n++) if (!due.popDue(now, visit)) return false;
   return due.peekAt() <= now;
