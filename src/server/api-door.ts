@@ -84,7 +84,8 @@ function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, cl
     return;
   }
   const raw = leading.slice();
-  for (const name in out.headers) raw.push(name, out.headers[name]!);
+  // The length is the body's (an answer of a user's handler may carry its own header for it).
+  for (const name in out.headers) if (name.length !== 14 || name.toLowerCase() !== 'content-length') raw.push(name, out.headers[name]!);
   if (closing) raw.push('Connection', 'close');
   raw.push('Content-Length', String(Buffer.byteLength(out.body)));
   res.writeHead(out.status, raw);
