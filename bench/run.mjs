@@ -3,8 +3,8 @@
  * `npm run bench`: the sandbox side by side with a bare node:http server and with msw + @mswjs/http-middleware,
  * measured in one run, alternating rounds; prints Markdown tables of medians and ratios.
  *
- *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale]
- *                      [--tasks 100000] [--keys 10000] [--json FILE]
+ *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale,stall,memory]
+ *                      [--tasks 100000] [--keys 10000] [--memory-tasks 100000,1000000] [--idle 10] [--json FILE]
  *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always]
  *
  * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server case.
@@ -32,7 +32,9 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     rounds: { type: 'string' },
     cold: { type: 'string' },
-    cases: { type: 'string', default: 'server,cold,in-process,scale' },
+    cases: { type: 'string', default: 'server,cold,in-process,scale,stall,memory' },
+    'memory-tasks': { type: 'string' },
+    idle: { type: 'string' },
     tasks: { type: 'string' },
     keys: { type: 'string' },
     json: { type: 'string' },
@@ -49,6 +51,8 @@ const coldRuns = Number(args.cold ?? (smoke ? 1 : 5));
 const bigTasks = Number(args.tasks ?? (smoke ? 10_000 : 100_000));
 const bigKeys = Number(args.keys ?? (smoke ? 1_000 : 10_000));
 const cases = new Set(args.cases.split(','));
+const memoryTasks = (args['memory-tasks'] ?? (smoke ? '20000' : '100000')).split(',').map(Number);
+const idleSeconds = Number(args.idle ?? (smoke ? 1 : 10));
 const CONNECTIONS = (args.connections ?? '1,50').split(',').map(Number);
 
 const sample = sampleAnswers();
@@ -210,7 +214,14 @@ async function coldCase() {
   const times = Object.fromEntries(Object.keys(ways).map((n) => [n, []]));
   for (let i = 0; i < coldRuns; i++) {
     for (const [name, run] of Object.entries(ways)) {
-      const t = await run();
+      let t;
+      try {
+        t = await run();
+      } catch (error) {
+        // A launch that never answers (npx on a loaded machine) is reported, not fatal to the other cases.
+        log(`  ${name}: failed: ${String(error.message).split('\n')[0]}`);
+        continue;
+      }
       times[name].push(t);
       log(`  ${name}: ${fmt.ms(t.wall)} ms (CPU ${fmt.ms(t.cpu)} ms)`);
     }
@@ -233,7 +244,7 @@ async function inProcessCase() {
   const r = await runJson(['bench/cases/in-process.mjs', JSON.stringify({ seconds, rounds })]);
   report.results.inProcess = r;
   out(`## In-process: msw setupServer, sequential fetch (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
-  out(table(['request', 'sandbox handlers µs', 'trivial msw handler µs', 'ratio'], Object.entries(r.fetch).map(([n, v]) => [n, fmt.us(v.sandbox), fmt.us(v.trivial), fmt.ratio(v.sandbox / v.trivial)])));
+  out(table(['request', 'sandbox handlers µs', 'trivial msw handler µs', 'ratio', 'sandbox.fetch µs', 'sandbox.fetch ÷ trivial msw'], Object.entries(r.fetch).map(([n, v]) => [n, fmt.us(v.sandbox), fmt.us(v.trivial), fmt.ratio(v.sandbox / v.trivial), v.fetch === undefined ? '–' : fmt.us(v.fetch), v.fetch === undefined ? '–' : fmt.ratio(v.fetch / v.trivial)])));
   out();
   out(table(['operation', 'ms (median)'], [['sandbox.reset()', r.resetMs.toFixed(3)], ['createSandbox() (default fixtures)', r.createMs.toFixed(2)]]));
   out();
@@ -281,10 +292,73 @@ async function scaleCase() {
   }
 }
 
+/**
+ * The stall: POST load (50 connections) on each server, then every server idles `idleSeconds` (the tasks created all
+ * fall due meanwhile), then one GET /ext/agents each: how long the first request after idle takes. RSS after the load
+ * and after the idle.
+ */
+async function stallCase() {
+  log(`stall: POST load ${seconds} s, idle ${idleSeconds} s, first request`);
+  const names = Object.keys(SERVERS).filter((n) => !n.startsWith('msw'));
+  const targets = {};
+  const rows = [];
+  try {
+    for (const name of names) targets[name] = await SERVERS[name]();
+    const loads = {};
+    for (const name of names) {
+      const t = targets[name];
+      loads[name] = await load({ url: `${t.url}/ext/tasks`, method: 'POST', headers: { ...authHeaders(t.key), 'content-type': 'application/json' }, body: BODY, connections: 50, seconds });
+      loads[name].rssLoad = rssOf(t.pid);
+      log(`  ${name}: ${fmt.int(loads[name].rps)} POST/s, p99 ${fmt.ms(loads[name].p99)} ms, RSS ${fmt.mb(loads[name].rssLoad)} MiB`);
+    }
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    for (const name of names) {
+      const t = targets[name];
+      const t0 = performance.now();
+      const res = await fetch(`${t.url}/ext/agents`, { headers: authHeaders(t.key) });
+      await res.text();
+      const firstMs = performance.now() - t0;
+      const second0 = performance.now();
+      await (await fetch(`${t.url}/ext/agents`, { headers: authHeaders(t.key) })).text();
+      const secondMs = performance.now() - second0;
+      const l = loads[name];
+      rows.push([name, fmt.int(l.requests), fmt.int(l.rps), fmt.ms(l.p99), fmt.ms(firstMs), fmt.ms(secondMs), fmt.mb(l.rssLoad), fmt.mb(rssOf(t.pid))]);
+      log(`  ${name}: first request after idle ${fmt.ms(firstMs)} ms (status ${res.status}), next ${fmt.ms(secondMs)} ms`);
+    }
+  } finally {
+    for (const t of Object.values(targets)) t.stop();
+  }
+  report.results.stall = rows;
+  out(`## After idle: POST load ${seconds} s (50 connections), ${idleSeconds} s idle, then one GET /ext/agents\n`);
+  out(table(['server', 'tasks created', 'POST/s', 'POST p99 ms', 'first request after idle ms', 'next request ms', 'RSS after load MiB', 'RSS after idle MiB'], rows));
+  out();
+}
+
+/** Heap per stored task, `clock.advance` over all of them, retention (bench/cases/memory.mjs), this build and --baseline. */
+async function memoryCase() {
+  const builds = { sandbox: 'dist', ...(args.baseline ? { [`sandbox@${args.baseline}`]: `${args.baseline}/dist` } : {}) };
+  const rows = [];
+  const all = [];
+  for (const tasks of memoryTasks) {
+    for (const [name, dist] of Object.entries(builds)) {
+      log(`memory: ${name}, ${tasks} tasks`);
+      const r = await runJson(['bench/cases/memory.mjs', JSON.stringify({ tasks, dist })], ['--expose-gc', '--max-old-space-size=8192']);
+      all.push({ name, ...r });
+      rows.push([name, tasks.toLocaleString('en-US'), fmt.us(r.postUs), Math.round(r.heapPerQueuedTask), Math.round(r.heapPerFinishedTask), fmt.ms(r.advanceMs), fmt.mb(r.rssMB), `${r.retention.queuedMB.toFixed(0)} → ${r.retention.afterDropMB.toFixed(0)}`]);
+    }
+  }
+  report.results.memory = all;
+  out('## Stored tasks, in-process (manual clock; heap after GC)\n');
+  out(table(['build', 'tasks', 'POST µs (core)', 'heap B per queued task', 'heap B per finished task', "clock.advance('1m') ms", 'RSS MiB', 'retention 10,000: heap MiB queued → after drop'], rows));
+  out();
+}
+
 out(`# agent-work-sandbox bench${smoke ? ' (smoke: numbers are not meaningful)' : ''}\n`);
 out(`Node ${report.machine.node}, ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memGB} GB, ${report.machine.platform}; load average at start ${report.machine.load}.\n`);
 if (cases.has('server')) await serverCase();
 if (cases.has('cold')) await coldCase();
 if (cases.has('in-process')) await inProcessCase();
 if (cases.has('scale')) await scaleCase();
+if (cases.has('stall')) await stallCase();
+if (cases.has('memory')) await memoryCase();
 if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);

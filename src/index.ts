@@ -4,12 +4,18 @@
  */
 import type { RequestHandler } from 'msw';
 import { createHandlers } from './http/handlers.js';
+import { createFetch, type SandboxFetch } from './http/fetch-door.js';
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from './sandbox.js';
 
 /** A sandbox with its msw door. */
 export interface Sandbox extends SandboxCore {
   /** MSW request handlers serving the API (for `setupServer` / `setupWorker`). */
   readonly handlers: RequestHandler[];
+  /**
+   * A standard `fetch` answering from the sandbox directly (no msw, no global patching): pass it to a client that
+   * takes a custom fetch. Same answers as `handlers`; a URL outside the base URL rejects with a TypeError.
+   */
+  readonly fetch: SandboxFetch;
 }
 
 /**
@@ -21,7 +27,10 @@ export interface Sandbox extends SandboxCore {
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const core = createSandboxCore(options);
-  return Object.assign(core, { handlers: createHandlers(core.handle, options.baseUrl, options.handlers) });
+  return Object.assign(core, {
+    handlers: createHandlers(core.handle, options.baseUrl, options.handlers),
+    fetch: createFetch(core.handle, options.baseUrl, options.handlers),
+  });
 }
 
 export { createSandboxCore };
@@ -42,6 +51,7 @@ export { TaskBodySchema } from './rules/task-body.js';
 export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
 export type { Agent, AgentPage, Task, Usage, ErrorBody } from './core/api-types.js';
+export type { SandboxFetch } from './http/fetch-door.js';
 export type { Overview, OverviewOptions } from './core/overview.js';
 export type { JournalEntry, RequestFilter } from './core/journal.js';
 export type { TraceStep, TraceStepName, TraceOutcome } from './core/trace.js';

@@ -10,6 +10,7 @@ import type { Scope } from './model/scopes.js';
 import { addKey, fromSnapshot, newAccount, stateFromFixtures, toSnapshot, type State } from './model/state.js';
 import { periodBounds } from './rules/period.js';
 import { dropBeyondRetention, finish } from './rules/tasks.js';
+import { createSettleLoop } from './rules/settle-loop.js';
 import { DEFAULT_TASK_TIMINGS, type TaskTimings } from './rules/task-progress.js';
 import type { Engine } from './core/engine.js';
 import { handle, settle } from './core/handle.js';
@@ -78,7 +79,12 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   };
   const hooks = new WebhookDispatcher(engine, () => settle(engine), options.webhooks);
   webhooks = hooks;
-  engine.onTaskEvent = (event) => hooks.onTaskEvent(event);
+  // Real clock: due moves are settled off the request path, so no request pays for an idle spell (settle-loop.ts).
+  const settleLoop = clockMode === 'real' ? createSettleLoop(() => engine, clock.now) : undefined;
+  engine.onTaskEvent = (event) => {
+    hooks.onTaskEvent(event);
+    if (event.type === 'task.created') settleLoop?.arm();
+  };
 
   // Fixture accounts and keys set up for a scenario (magic keys): checked once here, applied at start and on reset.
   const fixtureScenarios: { name: string; scope: ScenarioScope }[] = [];
@@ -248,6 +254,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       if (clockMode === 'manual' && Number.isFinite(snap.now)) clock.set(snap.now);
       else settle(engine);
       if (snap.webhooks) hooks.load(snap.webhooks);
+      settleLoop?.arm();
     },
     async listen(listenOptions = {}) {
       const { listen } = await loadServer();

@@ -1,7 +1,7 @@
 /** CONTRACT §5: same seed, same fixtures, same requests, manual clock → byte-identical responses; `reset()` is exact. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
-import { inProcess, keyOf, overSocket, type Answer, type Door } from './support/doors.js';
+import { inProcess, keyOf, overSocket, viaFetch, type Answer, type Door } from './support/doors.js';
 
 const opened: Door[] = [];
 async function socket(seed: number): Promise<Door> {
@@ -130,6 +130,14 @@ describe('reset() and sessions', () => {
     expect(answers.some((t) => t.includes('→ 429'))).toBe(true);
     expect(answers.some((t) => t.includes('"status":"completed"'))).toBe(true);
     expect(await session(b)).toEqual(answers);
+  });
+
+  it('sandbox.fetch answers the whole session byte for byte as the msw door (headers but Date)', async () => {
+    const msw = inProcess({ seed: 11, clock: 'manual' });
+    const answers = await session(msw);
+    await msw.close();
+    expect(answers.some((t) => t.includes('"status":"completed"'))).toBe(true);
+    expect(await session(viaFetch({ seed: 11, clock: 'manual' }))).toEqual(answers);
   });
 
   it('another seed gives other task ids and keys in the same session', async () => {

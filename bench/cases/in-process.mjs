@@ -1,6 +1,7 @@
 /**
  * In-process: µs per `fetch` through msw's `setupServer` with the sandbox's handlers against msw with trivial
- * handlers answering the same bytes, interleaved in batches of 50; then `reset()` and `createSandbox()` times.
+ * handlers answering the same bytes, and per call of `sandbox.fetch` (no msw), interleaved in batches of 50; then
+ * `reset()` and `createSandbox()` times.
  * Usage: node bench/cases/in-process.mjs '{"seconds":1,"rounds":3}'  →  one JSON line.
  */
 import { http, HttpResponse } from 'msw';
@@ -50,12 +51,12 @@ const server = setupServer();
 server.listen({ onUnhandledRequest: 'error' });
 
 /** Runs n sequential fetches; returns their total ms. */
-async function batch(args, n) {
+async function batch(args, n, fetcher = fetch) {
   const [url, init = {}] = args;
   const options = { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } };
   const t = performance.now();
   for (let i = 0; i < n; i++) {
-    const res = await fetch(url, options);
+    const res = await fetcher(url, options);
     await res.text();
     if (res.status >= 300) throw new Error(`${url} answered ${res.status}`);
   }
@@ -67,30 +68,33 @@ async function batch(args, n) {
  * µs per request of each.
  */
 async function timeBoth(variants) {
-  const total = { sandbox: 0, trivial: 0 };
-  const count = { sandbox: 0, trivial: 0 };
-  for (const variant of ['sandbox', 'trivial']) {
+  const VARIANTS = ['sandbox', 'trivial', 'fetch'];
+  const total = { sandbox: 0, trivial: 0, fetch: 0 };
+  const count = { sandbox: 0, trivial: 0, fetch: 0 };
+  const run = (variant, n) => {
+    if (variant === 'fetch') return batch(variants.sandbox(), n, sandbox.fetch);
     server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
-    await batch(variants[variant](), 50); // warm-up
-  }
+    return batch(variants[variant](), n);
+  };
+  for (const variant of VARIANTS) await run(variant, 50); // warm-up
   const until = performance.now() + seconds * 1000;
   for (let i = 0; performance.now() < until; i++) {
-    for (const variant of i % 2 === 0 ? ['sandbox', 'trivial'] : ['trivial', 'sandbox']) {
-      server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
-      total[variant] += await batch(variants[variant](), 50);
+    for (const variant of i % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
+      total[variant] += await run(variant, 50);
       count[variant] += 50;
     }
   }
-  return { sandbox: (total.sandbox * 1000) / count.sandbox, trivial: (total.trivial * 1000) / count.trivial };
+  return Object.fromEntries(VARIANTS.map((v) => [v, (total[v] * 1000) / count[v]]));
 }
 
 const results = {};
-for (const name of Object.keys(requests)) results[name] = { sandbox: [], trivial: [] };
+for (const name of Object.keys(requests)) results[name] = { sandbox: [], trivial: [], fetch: [] };
 for (let round = 0; round < rounds; round++) {
   for (const [name, variants] of Object.entries(requests)) {
     const r = await timeBoth(variants);
     results[name].sandbox.push(r.sandbox);
     results[name].trivial.push(r.trivial);
+    results[name].fetch.push(r.fetch);
   }
 }
 server.close();
@@ -111,7 +115,7 @@ const resetMs = timeEach(count, () => sandbox.reset());
 const createMs = timeEach(Math.max(10, Math.round(20 * seconds)), () => createSandbox());
 
 process.stdout.write(`${JSON.stringify({
-  fetch: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, { sandbox: median(r.sandbox), trivial: median(r.trivial) }])),
+  fetch: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, { sandbox: median(r.sandbox), trivial: median(r.trivial), fetch: median(r.fetch) }])),
   resetMs,
   createMs,
 })}\n`);

@@ -104,7 +104,8 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
   const { state } = engine;
   const storeKey = idemKey === undefined ? undefined : `${account.id}\n${idemKey}`;
   // "Same body" means the same task fields: key order, whitespace and ignored fields do not make a body different.
-  const bodyHash = hash53(JSON.stringify([body.agent_id, body.description, body.priority ?? null, body.model ?? null]));
+  // Hashed only when an Idempotency-Key asks for it.
+  const bodyHash = storeKey === undefined ? 0 : hash53(JSON.stringify([body.agent_id, body.description, body.priority ?? null, body.model ?? null]));
   if (storeKey !== undefined) {
     const seen = state.idempotency.get(storeKey);
     if (seen && now - seen.at < IDEMPOTENCY_TTL_MS) {

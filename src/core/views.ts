@@ -5,7 +5,17 @@ import { limitsOf } from '../rules/accounts.js';
 import { resultOf } from '../rules/tasks.js';
 import type { Plan } from '../model/plans.js';
 
-const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
+// The last time formatted: answers in a burst mostly show the same millisecond (a new task's created_at is "now").
+let lastTime = NaN;
+let lastIso = '';
+const iso = (t: number | null): string | null => {
+  if (t === null) return null;
+  if (t !== lastTime) {
+    lastIso = new Date(t).toISOString();
+    lastTime = t;
+  }
+  return lastIso;
+};
 
 /** The Agent record of the API (its schema: `AgentSchema`, view-schemas.ts). Pricing is the model's list price in USD per 1M tokens. */
 export function agentView(agent: Agent) {

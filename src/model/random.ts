@@ -48,7 +48,7 @@ export function intBetween(rand: () => number, min: number, max: number): number
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET): string {
+export function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET): string {
   let out = '';
   for (let i = 0; i < length; i++) out += alphabet[Math.floor(rand() * alphabet.length)];
   return out;

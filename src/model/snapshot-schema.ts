@@ -66,7 +66,9 @@ const task = z.looseObject({
   inputTokensCharged: int,
   costNano: int,
   holdNano: int,
-  priceNano: z.looseObject({ input: z.number(), output: z.number() }),
+  plannedCostNano: z.number().optional(),
+  /** Snapshots written before `plannedCostNano`. */
+  priceNano: z.looseObject({ input: z.number(), output: z.number() }).optional(),
   startAt: time,
   endAt: time,
   outcome: z.enum(['completed', 'failed']),

@@ -2,7 +2,7 @@ import { SnapshotError } from '../errors.js';
 import type { WebhookSnapshot } from './snapshot-schema.js';
 import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
-import { MinHeap } from './heap.js';
+import { DueQueue } from './due-queue.js';
 import { StateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
@@ -14,11 +14,6 @@ export interface IdempotencyEntry {
   bodyHash: number;
   taskId: string;
   at: number;
-}
-
-export interface DueMove {
-  taskId: string;
-  move: 'start' | 'end';
 }
 
 /** The whole in-memory state of one sandbox. Lookups on the request path are Map gets. */
@@ -35,7 +30,7 @@ export interface State {
   /** Ids of finished tasks, in the order they finished: the oldest beyond the retention bound are dropped. */
   finished: Set<string>;
   /** Planned task moves, earliest first: settling costs O(log n) per due move. */
-  due: MinHeap<DueMove>;
+  due: DueQueue;
   buckets: Map<string, Bucket>;
   anonymous: Map<string, Bucket>;
   idempotency: Map<string, IdempotencyEntry>;
@@ -92,7 +87,7 @@ function emptyState(): State {
     catalogVersion: 0,
     tasks: new Map(),
     finished: new Set(),
-    due: new MinHeap(),
+    due: new DueQueue(),
     buckets: new Map(),
     anonymous: new Map(),
     idempotency: new Map(),
@@ -198,9 +193,13 @@ export function fromSnapshot(input: unknown): State {
   for (const k of copy.keys) addKey(state, k);
   setAgents(state, copy.agents);
   for (const t of copy.tasks) {
+    const old = t as Task & { priceNano?: { input: number; output: number } };
+    // Snapshots written before the flat task record carry the prices instead of the planned cost.
+    if (old.plannedCostNano === undefined) t.plannedCostNano = old.inputTokens * (old.priceNano?.input ?? 0) + old.plannedOutputTokens * (old.priceNano?.output ?? 0);
+    delete old.priceNano;
     state.tasks.set(t.id, t);
-    if (t.status === 'queued') state.due.push(t.startAt, { taskId: t.id, move: 'start' });
-    if (t.status === 'queued' || t.status === 'running') state.due.push(t.endAt, { taskId: t.id, move: 'end' });
+    if (t.status === 'queued') state.due.push(t.startAt, t.id, t.seq, 'start');
+    if (t.status === 'queued' || t.status === 'running') state.due.push(t.endAt, t.id, t.seq, 'end');
   }
   const ended = copy.tasks.filter((t) => t.status === 'completed' || t.status === 'failed');
   ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);

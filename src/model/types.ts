@@ -85,8 +85,8 @@ export interface Task {
   inputTokensCharged: number;
   costNano: number;
   holdNano: number;
-  /** Prices in force for this task (after the plan's discount), nano-dollars per token. */
-  priceNano: { input: number; output: number };
+  /** What the task costs if it completes (its tokens at the prices in force when it was created), nano-dollars. */
+  plannedCostNano: number;
   /** Planned moves, epoch ms. */
   startAt: number;
   endAt: number;

@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import { LOREM_WORDS } from '../model/default-fixtures.js';
 import type { ModelId } from '../model/models.js';
 import { PLANS, type Plan } from '../model/plans.js';
-import { intBetween, rngFor, seededId } from '../model/random.js';
+import { intBetween, randomString, rngFor } from '../model/random.js';
 import type { State } from '../model/state.js';
 import type { Account, Agent, Priority, Task, TaskError, TaskStatus } from '../model/types.js';
 import { syncPeriod } from './accounts.js';
@@ -60,6 +60,7 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
   const { state } = env;
   const plan = effects.plan ?? PLANS[account.plan];
   const seq = state.counters.task + 1;
+  // One generator per task: its id (the first 16 draws, as `seededId` makes it), then its planned progress.
   const rand = rngFor(env.seed, `task:${seq}`);
   const inputTokens = inputTokensFor(input.description, input.agent);
   const { outputMin, outputMax } = input.agent.tokens;
@@ -84,9 +85,11 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
   bucket.tokens += estimatedTokens;
   state.buckets.set(account.id, bucket);
   state.counters.task = seq;
+  const id = `task_${randomString(rand, 16)}`;
   const { startAt, endAt } = planProgress(rand, now, input.priority, env.timings, effects.slowFactor);
+  const plannedOutputTokens = intBetween(rand, outputMin, outputMax);
   const task: Task = {
-    id: seededId('task', env.seed, `task:${seq}`),
+    id,
     seq,
     accountId: account.id,
     agentId: input.agent.id,
@@ -97,12 +100,12 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
     result: null,
     error: null,
     inputTokens,
-    plannedOutputTokens: intBetween(rand, outputMin, outputMax),
+    plannedOutputTokens,
     inputTokensCharged: 0,
     outputTokensCharged: 0,
     costNano: 0,
     holdNano: hold,
-    priceNano: prices,
+    plannedCostNano: costOf(inputTokens, plannedOutputTokens, prices),
     startAt,
     endAt,
     outcome: effects.fail ? 'failed' : 'completed',
@@ -112,8 +115,8 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
   };
   state.tasks.set(task.id, task);
   account.usage.tasks.queued += 1;
-  state.due.push(startAt, { taskId: task.id, move: 'start' });
-  state.due.push(endAt, { taskId: task.id, move: 'end' });
+  state.due.push(startAt, id, seq, 'start');
+  state.due.push(endAt, id, seq, 'end');
   env.onTaskEvent?.({ type: 'task.created', task, at: now });
   return task;
 }
@@ -171,7 +174,7 @@ export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed
   if (task.status === 'queued') start(env, task, at);
   task.completedAt = at;
   if (outcome === 'completed') {
-    const cost = costOf(task.inputTokens, task.plannedOutputTokens, task.priceNano);
+    const cost = task.plannedCostNano;
     task.inputTokensCharged = task.inputTokens;
     task.outputTokensCharged = task.plannedOutputTokens;
     task.costNano = cost;
@@ -205,16 +208,21 @@ export function dropBeyondRetention(env: TaskEnv): void {
   }
 }
 
-/** Applies every planned move that is due at `now`, in time order. */
-export function settleDue(env: TaskEnv, now: number): void {
-  const { due, tasks, accounts } = env.state;
-  for (let next = due.peek(); next && next.at <= now; next = due.peek()) {
-    due.pop();
-    const task = tasks.get(next.item.taskId);
-    if (!task) continue;
-    const account = accounts.get(task.accountId);
-    if (account) syncPeriod(account, next.at);
-    if (next.item.move === 'start') start(env, task, next.at);
-    else finish(env, task, next.at, task.outcome);
-  }
+/**
+ * Applies the planned moves that are due at `now`, in time order: all of them, or at most `limit` (a slice, see
+ * `settle-loop.ts`). Returns whether moves due at `now` remain.
+ */
+export function settleDue(env: TaskEnv, now: number, limit = Infinity): boolean {
+  const { due } = env.state;
+  if (due.peekAt() > now) return false;
+  const visit = (taskId: string, at: number, move: 'start' | 'end') => {
+    const task = env.state.tasks.get(taskId);
+    if (!task) return;
+    if (move === 'end') return finish(env, task, at, task.outcome); // (it brings the account's period up to `at`)
+    const account = env.state.accounts.get(task.accountId);
+    if (account) syncPeriod(account, at);
+    start(env, task, at);
+  };
+  for (let n = 0; n < limit; n++) if (!due.popDue(now, visit)) return false;
+  return due.peekAt() <= now;
 }

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlainResponse } from '../core/types.js';
 import { MAX_BODY_BYTES } from '../rules/task-body.js';
@@ -10,7 +11,7 @@ const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
  * 1 MiB limit and the plain response written out.
  */
-export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () => boolean = () => false, handlers: readonly RequestHandler[] = []) {
+export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () => boolean = () => false, handlers: readonly RequestHandler[] = [], leadingHeaders: readonly string[] = []) {
   // msw is loaded only for a server with handlers of the user's own (it would add to every cold start).
   const userDoor = handlers.length > 0 ? import('../http/handlers.js') : undefined;
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
@@ -45,8 +46,8 @@ export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () 
       }
     };
     const send = (out: PlainResponse) => {
-      if (out.delayMs) setTimeout(() => write(req, res, out, isClosing()), out.delayMs);
-      else write(req, res, out, isClosing());
+      if (out.delayMs) setTimeout(() => write(req, res, out, isClosing(), leadingHeaders), out.delayMs);
+      else write(req, res, out, isClosing(), leadingHeaders);
     };
     // A request with no body framing has no body: answer at once.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -71,7 +72,11 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, closing: boolean): void {
+/**
+ * Writes an answer with one `writeHead` of a flat header list (`leading` first, e.g. the CORS headers, then the
+ * core's, then `Content-Length`): node then skips its per-header bookkeeping (`setHeader` keeps a map per response).
+ */
+function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, closing: boolean, leading: readonly string[]): void {
   if (res.destroyed) return;
   if (out.networkError) {
     const socket = req.socket as typeof req.socket & { resetAndDestroy?: () => void };
@@ -79,8 +84,11 @@ function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, cl
     else socket.destroy();
     return;
   }
-  for (const name in out.headers) res.setHeader(name, out.headers[name]!);
-  if (closing) res.setHeader('Connection', 'close');
-  res.statusCode = out.status;
+  const raw = leading.slice();
+  // The length is the body's (an answer of a user's handler may carry its own header for it).
+  for (const name in out.headers) if (name.length !== 14 || name.toLowerCase() !== 'content-length') raw.push(name, out.headers[name]!);
+  if (closing) raw.push('Connection', 'close');
+  raw.push('Content-Length', String(Buffer.byteLength(out.body)));
+  res.writeHead(out.status, raw);
   res.end(req.method === 'HEAD' ? undefined : out.body);
 }

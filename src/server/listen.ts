@@ -47,7 +47,8 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   const beforeAnswer = options.beforeAnswer;
   let closing = false;
   const inFlight = new Map<Socket, number>();
-  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers);
+  // The two CORS headers of an API answer go into the door's single writeHead.
+  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers, ['Access-Control-Allow-Origin', API_CORS_ORIGIN, 'Access-Control-Expose-Headers', API_CORS_EXPOSED]);
 
   // Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
   // start-up time, and the API's hot path does not use it.
@@ -86,8 +87,6 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
       // A CORS preflight (an Origin and Access-Control-Request-Method) is answered by `cors`; any other OPTIONS is an
       // API request like the rest, with the rate-limit headers.
       if (req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined) return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
-      res.setHeader('Access-Control-Allow-Origin', API_CORS_ORIGIN);
-      res.setHeader('Access-Control-Expose-Headers', API_CORS_EXPOSED);
       apiDoor(req, res);
     } else {
       viaSlow(req, res, (s) => s.app(req, res));

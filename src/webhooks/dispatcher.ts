@@ -306,7 +306,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
   /** Real clock only: a timer wakes at the next task move or delivery, settles and delivers. */
   private arm(): void {
     if (this.engine.clock.mode !== 'real' || this.endpoints.size === 0) return this.disarm();
-    const nextMove = this.engine.state.due.peek()?.at ?? Infinity;
+    const nextMove = this.engine.state.due.peekAt();
     const nextDelivery = this.due(Infinity, false)?.dueAt ?? Infinity;
     const wake = Math.min(nextMove, nextDelivery);
     if (wake === Infinity) return this.disarm();

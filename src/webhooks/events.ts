@@ -41,7 +41,7 @@ export function sampleEvent(id: string, type: WebhookEventType, account: Account
     result: status === 'completed' ? { output: 'A sample result.' } : null,
     error: status === 'failed' ? { code: 'task_failed', message: 'The agent could not complete the task.' } : null,
     inputTokens: 0, plannedOutputTokens: 0, inputTokensCharged: 0, outputTokensCharged: 0, costNano: 0, holdNano: 0,
-    priceNano: { input: 0, output: 0 }, startAt: at, endAt: at, outcome: 'completed',
+    plannedCostNano: 0, startAt: at, endAt: at, outcome: 'completed',
     createdAt: at, startedAt: status === 'queued' ? null : at, completedAt: ended ? at : null,
   };
   return taskEvent(id, type, task, at);

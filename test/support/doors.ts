@@ -25,7 +25,7 @@ export interface Answer {
 export type Call = (method: string, path: string, options?: CallOptions) => Promise<Answer>;
 
 export interface Door {
-  name: 'in-process' | 'socket';
+  name: 'in-process' | 'socket' | 'fetch';
   sandbox: Sandbox;
   /** The API's base URL on this door, e.g. `http://127.0.0.1:PORT/api/v1`. */
   baseUrl: string;
@@ -47,8 +47,8 @@ export function keyOf(sandbox: Sandbox, label = 'admin', accountId = 'acc_demo')
 const CONTRACT = process.env.SANDBOX_CONTRACT !== '0';
 
 /** A `call` function on a base URL (real `fetch`). */
-export function makeCall(baseUrl: string, options: SandboxOptions = {}): Call {
-  const call = plainCall(baseUrl);
+export function makeCall(baseUrl: string, options: SandboxOptions = {}, fetcher: typeof fetch = fetch): Call {
+  const call = plainCall(baseUrl, fetcher);
   if (!CONTRACT || options.handlers) return call;
   return async (method, path, options) => {
     const answer = await call(method, path, options);
@@ -57,7 +57,7 @@ export function makeCall(baseUrl: string, options: SandboxOptions = {}): Call {
   };
 }
 
-function plainCall(baseUrl: string): Call {
+function plainCall(baseUrl: string, fetcher: typeof fetch): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key !== undefined && headers.Authorization === undefined) headers.Authorization = `Bearer ${options.key}`;
@@ -66,7 +66,7 @@ function plainCall(baseUrl: string): Call {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const res = await fetcher(`${baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
     let json: unknown;
     try {
@@ -96,7 +96,14 @@ export async function overSocket(options: SandboxOptions = {}): Promise<Door> {
   return { name: 'socket', sandbox, baseUrl, call: makeCall(baseUrl, options), close: () => running.close() };
 }
 
+/** `sandbox.fetch`: the core answering a standard fetch, no msw interception. */
+export function viaFetch(options: SandboxOptions = {}): Door {
+  const sandbox = createSandbox(options);
+  return { name: 'fetch', sandbox, baseUrl: IN_PROCESS_BASE, call: makeCall(IN_PROCESS_BASE, options, sandbox.fetch), close: async () => {} };
+}
+
 export const DOORS = [
   ['in-process', async (o?: SandboxOptions) => inProcess(o)],
   ['socket', overSocket],
+  ['fetch', async (o?: SandboxOptions) => viaFetch(o)],
 ] as const;

@@ -1,0 +1,58 @@
+/**
+ * Memory and catch-up of stored tasks, in-process (run with --expose-gc): N tasks created through the core under a
+ * manual clock; heap per queued task, heap per finished task, `clock.advance('1m')` over them all (every move settled),
+ * RSS; then, with a retention bound, the heap once the finished tasks beyond it are dropped.
+ * Usage: node --expose-gc bench/cases/memory.mjs '{"tasks":100000,"dist":"dist"}'  →  one JSON line.
+ */
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { adminKey, call, taskBody, unlimit } from '../fixtures.mjs';
+
+const { tasks: N, dist = 'dist' } = JSON.parse(process.argv[2] ?? '{}');
+const { createSandbox } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
+const gc = () => (globalThis.gc(), globalThis.gc(), process.memoryUsage());
+
+function build(taskRetention) {
+  const sandbox = createSandbox({ clock: 'manual', taskRetention });
+  unlimit(sandbox);
+  const key = adminKey(sandbox);
+  const body = taskBody(sandbox);
+  // Warm-up: the code paths compiled, the journal full, before the baseline heap is read.
+  for (let i = 0; i < 2000; i++) call(sandbox, key, 'POST', '/ext/tasks', body);
+  sandbox.clock.advance('1m');
+  return { sandbox, key, body };
+}
+
+let { sandbox, key, body } = build(Infinity);
+const base = gc().heapUsed;
+const t0 = performance.now();
+for (let i = 0; i < N; i++) {
+  const res = call(sandbox, key, 'POST', '/ext/tasks', body);
+  if (res.status !== 201) throw new Error(`POST answered ${res.status}: ${res.body}`);
+}
+const postUs = ((performance.now() - t0) * 1000) / N;
+const queued = gc();
+const t1 = performance.now();
+sandbox.clock.advance('1m');
+const advanceMs = performance.now() - t1;
+const finished = gc();
+sandbox = undefined; // released before the retention run
+
+// Retention: the same load with the default bound (10,000 finished tasks kept): the heap goes back down.
+const kept = build(undefined);
+const keptBase = gc().heapUsed;
+for (let i = 0; i < N; i++) call(kept.sandbox, kept.key, 'POST', '/ext/tasks', kept.body);
+const keptQueued = gc().heapUsed;
+kept.sandbox.clock.advance('1m');
+const keptAfter = gc().heapUsed;
+
+process.stdout.write(`${JSON.stringify({
+  tasks: N,
+  postUs,
+  heapPerQueuedTask: (queued.heapUsed - base) / N,
+  heapPerFinishedTask: (finished.heapUsed - base) / N,
+  heapQueuedMB: (queued.heapUsed - base) / 2 ** 20,
+  advanceMs,
+  rssMB: finished.rss / 2 ** 20,
+  retention: { queuedMB: (keptQueued - keptBase) / 2 ** 20, afterDropMB: (keptAfter - keptBase) / 2 ** 20 },
+})}\n`);
