@@ -73,7 +73,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     rule: 'key-in-url',
     severity: 'error',
     description: 'An API key in the URL (path or query string), where proxies, logs and browser history keep it.',
-    fix: 'Send the key only in the Authorization header ("Bearer ak_…"), never in the URL; rotate any key that was sent this way.',
+    fix: 'Send the key only in the Authorization header ("Authorization: Bearer <key>"), never in the URL; rotate any key that was sent this way.',
   },
   {
     rule: 'missing-content-type',

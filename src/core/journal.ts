@@ -192,11 +192,24 @@ export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePa
   return true;
 }
 
+/** A trace as read, with every text in it masked like the rest of the entry (an id, a path or a figure may hold a key). */
+function maskTrace(steps: TraceStep[]): TraceStep[] {
+  for (const step of steps) {
+    step.detail = maskKeys(step.detail);
+    if (!step.figures) continue;
+    for (const name of Object.keys(step.figures)) {
+      const value = step.figures[name];
+      if (typeof value === 'string') step.figures[name] = maskKeys(value);
+    }
+  }
+  return steps;
+}
+
 function view(e: RawEntry): JournalEntry {
   const res = e.response;
   return {
     id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
-    trace: formatTrace(e.trace),
+    trace: maskTrace(formatTrace(e.trace)),
     request: { headers: maskedHeaders(e.headers), body: maskKeys(e.body) },
     response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,
   };

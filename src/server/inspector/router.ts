@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { SandboxError } from '../../errors.js';
 import type { JournalEntry } from '../../core/journal.js';
-import type { SandboxCore as Sandbox } from '../../sandbox.js';
+import type { SandboxCore as Sandbox } from '../../sandbox-types.js';
 import { INSPECTOR_ASSETS, INSPECTOR_CSP, inspectorPage } from './assets.js';
 import { timeline } from './timeline.js';
 
