@@ -91,3 +91,18 @@ describe('journal', () => {
     expect(door.sandbox.requests).toEqual([]);
   });
 });
+
+describe('masking (src/core/journal.ts maskKeys)', () => {
+  const key = 'ak_FDyvN2FnqgJLpB6LFoh3UM9jf5dTpHiM';
+  it('masks a text once: masking a masked text changes nothing', async () => {
+    const { maskKeys } = await import('../src/core/journal.js');
+    const once = maskKeys(`GET /ext/tasks/${key}`);
+    expect(once).toBe('GET /ext/tasks/ak_FDyv…');
+    expect(maskKeys(once)).toBe(once);
+    expect(maskKeys('ak_…')).toBe('ak_…');
+  });
+  it('a whole key followed by "…" is still masked (the mark of a masked key is no way around the mask)', async () => {
+    const { maskKeys } = await import('../src/core/journal.js');
+    expect(maskKeys(`${key}…`)).not.toContain(key.slice(7));
+  });
+});

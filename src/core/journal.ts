@@ -77,9 +77,14 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 export function maskKeys(text: string): string {
   if (text.includes('%')) {
     const decoded = decodeAll(text);
-    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskKey);
+    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskMatch);
   }
-  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskKey) : text;
+  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskMatch) : text;
+}
+
+/** A key found in a text, masked; one already masked (`ak_AbCd…`, at most four characters before the `…`) stays. */
+function maskMatch(key: string, offset: number, text: string): string {
+  return key.length <= 7 && text[offset + key.length] === '…' ? key : maskKey(key);
 }
 
 const KEY_ANYCASE = /ak_/i;
