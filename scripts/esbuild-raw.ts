@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 const require = createRequire(import.meta.url);
@@ -15,11 +15,12 @@ export const rawText: Plugin = {
     build.onResolve({ filter: /\?raw$/ }, (args) => {
       const spec = args.path.slice(0, -'?raw'.length);
       const path = spec.startsWith('.') ? resolve(args.resolveDir, spec) : require.resolve(spec, { paths: [args.resolveDir] });
-      // The path keeps its `?raw`: tsup's own CSS loader takes any path that ends in `.css`.
-      return { path: `${path}?raw`, namespace: 'raw-text', watchFiles: [path] };
+      // The path keeps its `?raw` (tsup's own CSS loader takes any path that ends in `.css`) and is relative to the
+      // project, because esbuild writes it into the bundle as a comment: no build machine's path in the package.
+      return { path: `${relative(process.cwd(), path)}?raw`, namespace: 'raw-text', pluginData: path, watchFiles: [path] };
     });
     build.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => {
-      const path = args.path.slice(0, -'?raw'.length);
+      const path = args.pluginData as string;
       return { contents: await readFile(path, 'utf8'), loader: 'text', resolveDir: dirname(path) };
     });
   },
