@@ -84,14 +84,17 @@ try {
   const warnings = readFileSync(join(tmp, 'install.log'), 'utf8').split('\n').filter((l) => /install-scripts|EBADENGINE/.test(l));
   if (warnings.length) throw new Error(`npm install warned:\n${warnings.join('\n')}`);
 
-  console.log(`== ${rest[0]}: a first start interrupted at once, then a start timed to its first answer`);
+  console.log(`== ${rest[0]}: a first start interrupted at once, then three starts timed to their first answer`);
   await startServer(rest[0], { interrupt: true });
-  const first = await startServer(rest[0]);
+  // Three timed starts, the median kept: one start on a shared machine can be slowed by anything else running.
+  const starts = [];
+  for (let i = 0; i < 3; i++) starts.push(await startServer(rest[0]));
+  const first = [...starts].sort((a, b) => a - b)[1];
   // For scale on a busy machine: a bare `node -e 0` started the same way, and the load average.
   t = performance.now();
   execFileSync(process.execPath, ['-e', '0']);
   const bare = performance.now() - t;
-  results.push([`\`${rest[0]}\` → first answer (bare \`node -e 0\`: ${Math.round(bare)} ms; load ${loadavg()[0].toFixed(1)})`, `${Math.round(first)} ms`]);
+  results.push([`\`${rest[0]}\` → first answer, median of 3 (${starts.map((ms) => Math.round(ms)).join(', ')} ms; bare \`node -e 0\`: ${Math.round(bare)} ms; load ${loadavg()[0].toFixed(1)})`, `${Math.round(first)} ms`]);
   const budget = Number(process.env.FIRST_ANSWER_BUDGET_MS ?? 1000);
   if (first > budget) throw new Error(`the first answer took ${Math.round(first)} ms (> ${budget} ms; bare node took ${Math.round(bare)} ms)`);
 
