@@ -120,7 +120,7 @@ function render(o) {
   fillSelect($("f-key"), "any", o.keys.map((k) => k.id));
   $("request-count").textContent = o.requests.length + " shown of " + o.request_count + " · newest first";
   if (changed("requests", o.requests)) table("requests", ["time", "method", "path", "status", "code", "key", "scenarios"], o.requests.map((r) => ({
-    attrs: { "data-seq": r.seq },
+    attrs: { "data-seq": r.seq, "data-id": r.id },
     mono: [r.path, r.keyId],
     wrap: [r.path],
     open: () => openRequest(r.id || String(r.seq)),
@@ -204,10 +204,20 @@ async function refreshAudit() {
     return;
   }
   $("audit-note").textContent = findings.length + " findings";
-  table("audit", ["account", "severity", "rule", "count", "fix", "first", "last"], findings.map((f) => ({
-    cells: [f.account_id, el("b", { class: "sev-" + f.severity }, f.severity), f.rule, f.count, el("span", { class: "tags" }, f.fix),
+  // Per account (the audit's order within one: errors first); requests without a valid key are per client, no account.
+  const accounts = [...new Set(findings.map((f) => f.account_id))];
+  const grouped = accounts.flatMap((a) => findings.filter((f) => f.account_id === a));
+  table("audit", ["account", "severity", "rule", "count", "fix", "first", "last"], grouped.map((f, i) => ({
+    attrs: { "data-rule": f.rule, "data-account": f.account_id || "", class: i > 0 && grouped[i - 1].account_id === f.account_id ? undefined : "group-start" },
+    wrap: [f.fix],
+    cells: [f.account_id || "no key (per client)", el("b", { class: "sev-" + f.severity }, f.severity), f.rule, f.count, f.fix,
       requestLink(f.first_request_id), requestLink(f.last_request_id)],
   })), "No findings: the integration follows the rules the audit checks.");
+}
+/** A step's figures as `name value` pairs (a value may be a number, a string, true/false or null). */
+function figures(f) {
+  if (!f) return "";
+  return el("span", { class: "tags" }, Object.entries(f).flatMap(([k, v]) => [el("span", { class: "fig" }, el("i", {}, k), " ", v === null ? "none" : String(v)), " "]));
 }
 function requestLink(id) {
   if (!id) return "";
@@ -246,10 +256,10 @@ async function openRequest(ref) {
   if (Array.isArray(r.trace) && r.trace.length > 0) {
     const t = el("table", { id: "trace" });
     nodes.push(el("div", { class: "scroll" }, t));
+    // The steps in the order they were decided: the failed one (the last before `answer`) stands out.
     queueMicrotask(() => table("trace", ["#", "step", "outcome", "detail", "figures"], r.trace.map((s, i) => ({
-      attrs: { "data-step": s.step },
-      cells: [i + 1, s.step, el("b", { class: "o-" + s.outcome }, s.outcome), el("span", { class: "tags" }, s.detail),
-        el("span", { class: "tags mono" }, s.figures ? Object.entries(s.figures).map(([k, v]) => k + "=" + v).join(" ") : "")],
+      attrs: { "data-step": s.step, "data-outcome": s.outcome, class: s.outcome === "fail" && s.step !== "answer" ? "failed-step" : undefined },
+      cells: [i + 1, s.step, el("b", { class: "o-" + s.outcome }, s.outcome), el("span", { class: "tags" }, s.detail || ""), figures(s.figures)],
     })), ""));
   } else nodes.push(el("p", { class: "mute" }, "No trace recorded for this request."));
   if (r.request) nodes.push(el("h3", {}, "Request headers"), el("pre", { id: "req-headers" }, headerText(r.request.headers)), el("h3", {}, "Request body"), el("pre", { id: "req-body" }, pretty(r.request.body)));
