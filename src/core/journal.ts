@@ -113,14 +113,26 @@ export class Journal {
   private ring: (RawEntry | undefined)[];
   private next = 0;
   private seq = 0;
+  private changes = 0;
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
     this.ring = new Array<RawEntry | undefined>(Math.max(0, capacity));
   }
 
+  /** Bumped by every record and clear: an unchanged version means an unchanged journal (the inspector's 304). */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** How many entries it holds. */
+  get size(): number {
+    return Math.min(this.seq, this.capacity);
+  }
+
   record(e: RecordInput): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
+    this.changes += 1;
     const res = e.response;
     this.ring[this.next] = {
       seq: this.seq, id: e.id, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
@@ -130,12 +142,18 @@ export class Journal {
     this.next = (this.next + 1) % this.capacity;
   }
 
-  /** The entries, oldest first (newest last). */
-  list(): JournalEntry[] {
-    const out: JournalEntry[] = [];
-    for (let i = 0; i < this.capacity; i++) {
+  /**
+   * The entries, oldest first (newest last); `newest` keeps the last ones only. `summary`: without `trace`, `request`
+   * and `response`, which are the costly part to format (the inspector's list).
+   */
+  list(newest?: number): JournalEntry[];
+  list(newest: number, summary: true): JournalSummary[];
+  list(newest = Infinity, summary = false): (JournalEntry | JournalSummary)[] {
+    const out: (JournalEntry | JournalSummary)[] = [];
+    const skip = Math.max(0, this.capacity - newest);
+    for (let i = skip; i < this.capacity; i++) {
       const e = this.ring[(this.next + i) % this.capacity];
-      if (e) out.push(view(e));
+      if (e) out.push(summary ? summaryView(e) : view(e));
     }
     return out;
   }
@@ -153,6 +171,7 @@ export class Journal {
     this.ring = new Array<RawEntry | undefined>(Math.max(0, this.capacity));
     this.next = 0;
     this.seq = 0;
+    this.changes += 1;
   }
 }
 
@@ -192,10 +211,17 @@ export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePa
   return true;
 }
 
+/** A journal entry without its detail (trace, headers, bodies): what a list of requests shows. */
+export type JournalSummary = Omit<JournalEntry, 'trace' | 'request' | 'response'>;
+
+function summaryView(e: RawEntry): JournalSummary {
+  return { id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios };
+}
+
 function view(e: RawEntry): JournalEntry {
   const res = e.response;
   return {
-    id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
+    ...summaryView(e),
     trace: formatTrace(e.trace),
     request: { headers: maskedHeaders(e.headers), body: maskKeys(e.body) },
     response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,

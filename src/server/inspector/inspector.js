@@ -88,8 +88,10 @@ async function refresh(force) {
       if (!res.ok) { const e = await res.json().catch(() => null); throw new Error(e && e.error ? e.error.message : "HTTP " + res.status); }
       last = await res.json();
       etag = res.headers.get("etag");
+      receivedAt = Date.now();
       render(last);
     }
+    showClock();
     await refreshAudit();
     $("live").className = "on";
   } catch (e) {
@@ -110,8 +112,15 @@ function changed(name, value) {
   return true;
 }
 
+let receivedAt = 0;
+/** The sandbox clock: a manual one as the sandbox gave it; a real one moves on here (an unchanged answer is a 304 and does not carry it). */
+function showClock() {
+  if (!last) return;
+  const now = last.clock === "manual" ? last.now : new Date(Date.parse(last.now) + (Date.now() - receivedAt)).toISOString().slice(0, 19) + "Z";
+  $("clock").textContent = now.replace("T", " ").replace(".000Z", "Z") + " · " + last.clock;
+}
+
 function render(o) {
-  $("clock").textContent = o.now.replace("T", " ").replace(".000Z", "Z") + " · " + o.clock;
   const onKeys = o.scenarios.filter((s) => s.key_id);
   $("scenarios").replaceChildren(...o.scenarios.filter((s) => !s.key_id).map((s) => el("span", { class: "tag" }, s.name + (s.account_id ? " @" + s.account_id : ""))),
     ...(onKeys.length ? [el("span", { class: "keyed", title: onKeys.map((s) => s.name + " @" + s.key_id).join(", ") }, onKeys.length + " on keys")] : []));
