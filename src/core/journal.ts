@@ -142,18 +142,25 @@ export class Journal {
     this.next = (this.next + 1) % this.capacity;
   }
 
-  /**
-   * The entries, oldest first (newest last); `newest` keeps the last ones only. `summary`: without `trace`, `request`
-   * and `response`, which are the costly part to format (the inspector's list).
-   */
-  list(newest?: number): JournalEntry[];
-  list(newest: number, summary: true): JournalSummary[];
-  list(newest = Infinity, summary = false): (JournalEntry | JournalSummary)[] {
-    const out: (JournalEntry | JournalSummary)[] = [];
-    const skip = Math.max(0, this.capacity - newest);
-    for (let i = skip; i < this.capacity; i++) {
+  /** The entries, oldest first (newest last); `newest` keeps the last ones only. */
+  list(newest = Infinity): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    for (let i = Math.max(0, this.capacity - newest); i < this.capacity; i++) {
       const e = this.ring[(this.next + i) % this.capacity];
-      if (e) out.push(summary ? summaryView(e) : view(e));
+      if (e) out.push(view(e));
+    }
+    return out;
+  }
+
+  /**
+   * Up to `limit` entries that `keep` accepts, newest first, without `trace`, `request` and `response` (the costly part
+   * to format): a list of requests. `keep` sees the entry's plain fields; only the kept ones are formatted.
+   */
+  summaries(limit = Infinity, keep?: (e: SummaryFields) => boolean): JournalSummary[] {
+    const out: JournalSummary[] = [];
+    for (let i = this.capacity - 1; i >= 0 && out.length < limit; i--) {
+      const e = this.ring[(this.next + i) % this.capacity];
+      if (e && (!keep || keep(e))) out.push(summaryView(e));
     }
     return out;
   }
@@ -213,6 +220,9 @@ export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePa
 
 /** A journal entry without its detail (trace, headers, bodies): what a list of requests shows. */
 export type JournalSummary = Omit<JournalEntry, 'trace' | 'request' | 'response'>;
+
+/** What a summaries filter reads of an entry. */
+export type SummaryFields = Pick<JournalEntry, 'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'>;
 
 function summaryView(e: RawEntry): JournalSummary {
   return { id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios };

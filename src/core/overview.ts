@@ -2,6 +2,7 @@ import { PLANS } from '../model/plans.js';
 import { limitsOf } from '../rules/accounts.js';
 import { WINDOW_MS } from '../rules/rate-limit.js';
 import type { Engine } from './engine.js';
+import type { SummaryFields } from './journal.js';
 import { accountView, taskView } from './views.js';
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -11,8 +12,11 @@ export interface OverviewOptions {
   tasks?: number;
   /** Most recent journal entries to include. Default 100. */
   requests?: number;
-  /** Most recent journal entries to include as summaries (no trace, headers or bodies), in `request_summaries`. */
-  requestSummaries?: number;
+  /**
+   * Most recent journal entries to include as summaries (no trace, headers or bodies), newest first, in
+   * `request_summaries`; `filter` keeps some only (the newest `limit` it accepts).
+   */
+  requestSummaries?: { limit?: number; filter?: (e: SummaryFields) => boolean };
 }
 
 /**
@@ -55,7 +59,8 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
   const allTasks = wanted > 0 ? [...state.tasks.values()] : [];
   const tasks = allTasks.slice(Math.max(0, allTasks.length - wanted)).reverse().map((t) => ({ ...taskView(t), account_id: t.accountId }));
   const requests = engine.journal.list(options.requests ?? 100).reverse();
-  const summaries = options.requestSummaries === undefined ? undefined : engine.journal.list(options.requestSummaries, true).reverse();
+  const listed = options.requestSummaries;
+  const summaries = listed === undefined ? undefined : engine.journal.summaries(listed.limit, listed.filter);
   return {
     version: versionOf(engine),
     now: iso(now),
@@ -65,6 +70,7 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
     agents,
     tasks,
     task_count: state.tasks.size,
+    request_count: engine.journal.size,
     requests,
     ...(summaries ? { request_summaries: summaries } : {}),
     scenarios: engine.scenarios.all().map((s) => ({ id: s.id, name: s.name, options: s.options, account_id: s.scope.accountId ?? null, key_id: s.scope.keyId ?? null })),

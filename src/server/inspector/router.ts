@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { SandboxError } from '../../errors.js';
-import type { JournalSummary } from '../../core/journal.js';
+import type { SummaryFields } from '../../core/journal.js';
 import type { SandboxCore as Sandbox } from '../../sandbox.js';
 import { INSPECTOR_ASSETS, INSPECTOR_CSP, inspectorPage } from './assets.js';
 import { timeline } from './timeline.js';
@@ -33,23 +33,19 @@ export function createInspectorAssetsRouter(): express.Router {
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** The filters of the request list (`status`: a code or a class like `4xx`; `key_id`; `account_id`; `path`: a part of it) over the journal, newest first. */
-function listRequests(newestFirst: JournalSummary[], query: Request['query']): JournalSummary[] {
+/** The filters of the request list (`status`: a code or a class like `4xx`; `key_id`; `account_id`; `path`: a part of it). */
+function requestFilter(query: Request['query']): ((e: SummaryFields) => boolean) | undefined {
   const status = text(query.status);
   if (status !== undefined && !/^[1-5]([0-9]{2}|xx)$|^0$/.test(status)) throw new SandboxError(`status must be a status code or a class like 4xx; got '${status}'.`);
   const keyId = text(query.key_id);
   const accountId = text(query.account_id);
   const path = text(query.path)?.toLowerCase();
-  const out: JournalSummary[] = [];
-  for (const e of newestFirst) {
-    if (out.length >= LISTED) break;
-    if (status !== undefined && (status.endsWith('xx') ? String(e.status)[0] !== status[0] : e.status !== Number(status))) continue;
-    if (keyId !== undefined && e.keyId !== keyId) continue;
-    if (accountId !== undefined && e.accountId !== accountId) continue;
-    if (path !== undefined && !e.path.toLowerCase().includes(path)) continue;
-    out.push(e);
-  }
-  return out;
+  if (status === undefined && keyId === undefined && accountId === undefined && path === undefined) return undefined;
+  return (e) =>
+    (status === undefined || (status.endsWith('xx') ? String(e.status)[0] === status[0] : e.status === Number(status))) &&
+    (keyId === undefined || e.keyId === keyId) &&
+    (accountId === undefined || e.accountId === accountId) &&
+    (path === undefined || e.path.toLowerCase().includes(path));
 }
 
 /** The page and its data: one `live` read (polled with ETags) and one request's detail. */
@@ -70,6 +66,7 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
     // The answer's tag comes from a mark of the sandbox's state, read without building the answer: an unchanged poll
     // (the usual one: the page polls twice a second) costs a few small reads and a 304.
     const charts = req.query.charts === '1';
+    const filter = requestFilter(req.query);
     const mark = sandbox.overview({ tasks: 0, requests: 0 });
     const deliveries = sandbox.webhooks.deliveries();
     let attempts = 0;
@@ -79,18 +76,17 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
     const tag = etagOf(JSON.stringify([req.url, mark.version, mark.accounts, mark.keys, mark.scenarios, writes, sandbox.webhooks.list().length, deliveries.length, attempts, ticks]));
     res.set('ETag', tag).set('Cache-Control', 'no-cache');
     if (req.get('if-none-match') === tag) return void res.status(304).end();
-    // One read of the sandbox: the journal as summaries (newest first) and, for the charts, every task.
-    const overview = sandbox.overview({ requests: 0, requestSummaries: Number.MAX_SAFE_INTEGER, tasks: charts ? Number.MAX_SAFE_INTEGER : LISTED });
-    const journal = overview.request_summaries!;
-    const { request_summaries: _all, ...rest } = overview;
+    // One read of the sandbox: the newest requests that pass the filters (summaries) and, for the charts, every
+    // request and task.
+    const overview = sandbox.overview({ requests: 0, requestSummaries: { limit: LISTED, filter }, tasks: charts ? Number.MAX_SAFE_INTEGER : LISTED });
+    const { request_summaries: listed, ...rest } = overview;
     const body = {
       ...rest,
       tasks: overview.tasks.slice(0, LISTED),
-      requests: listRequests(journal, req.query),
-      request_count: journal.length,
+      requests: listed!,
       webhooks: sandbox.webhooks.list().map((e) => ({ id: e.id, account_id: e.accountId, url: e.url, created_at: e.createdAt })),
       deliveries: deliveries.slice(Math.max(0, deliveries.length - LISTED)).reverse(),
-      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: journal, tasks: overview.tasks, accounts: overview.accounts }) : null,
+      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: sandbox.overview({ tasks: 0, requests: 0, requestSummaries: {} }).request_summaries!, tasks: overview.tasks, accounts: overview.accounts }) : null,
     };
     res.type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
