@@ -7,6 +7,9 @@ const auth = token ? { "X-Sandbox-Token": token } : {};
 const $ = (id) => document.getElementById(id);
 const SCENARIOS = JSON.parse($("scenario-catalog").textContent);
 const POLL_MS = 500;
+/** Under steady traffic (three changed answers in a row) the page polls and redraws every 2 s instead. */
+const BUSY_POLL_MS = 2000;
+let changedInARow = 0;
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -79,7 +82,8 @@ function liveQuery() {
 }
 async function refresh(force) {
   clearTimeout(timer);
-  if ($("detail").open && !force) { $("live").className = "paused"; timer = setTimeout(refresh, POLL_MS); return; }
+  if ($("detail").open && !force) { setClass($("live"), "paused"); timer = setTimeout(refresh, POLL_MS); return; }
+  let wait = POLL_MS;
   try {
     const url = liveQuery();
     if (url !== liveKey) { etag = null; liveKey = url; }
@@ -90,15 +94,19 @@ async function refresh(force) {
       etag = res.headers.get("etag");
       receivedAt = Date.now();
       render(last);
-    }
+      if (!force && ++changedInARow >= 3) wait = BUSY_POLL_MS;
+      auditDue = true;
+    } else changedInARow = 0;
     showClock();
-    await refreshAudit();
-    $("live").className = "on";
+    // The audit changes only with the requests: read again after a changed answer (at most every 2 s).
+    if (force) auditDue = true;
+    if (auditDue) await refreshAudit();
+    setClass($("live"), "on");
   } catch (e) {
-    $("live").className = "off";
+    setClass($("live"), "off");
     showError("Cannot reach the sandbox: " + e.message);
   }
-  timer = setTimeout(refresh, POLL_MS);
+  timer = setTimeout(refresh, wait);
 }
 
 // ---- rendering ----
@@ -112,12 +120,15 @@ function changed(name, value) {
   return true;
 }
 
+// Unchanged text or class is not written again: a write makes the browser lay the page out anew.
+const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+const setClass = (node, name) => { if (node.className !== name) node.className = name; };
 let receivedAt = 0;
 /** The sandbox clock: a manual one as the sandbox gave it; a real one moves on here (an unchanged answer is a 304 and does not carry it). */
 function showClock() {
   if (!last) return;
   const now = last.clock === "manual" ? last.now : new Date(Date.parse(last.now) + (Date.now() - receivedAt)).toISOString().slice(0, 19) + "Z";
-  $("clock").textContent = now.replace("T", " ").replace(".000Z", "Z") + " · " + last.clock;
+  setText($("clock"), now.replace("T", " ").replace(".000Z", "Z") + " · " + last.clock);
 }
 
 function render(o) {
@@ -198,20 +209,25 @@ function renderWebhooks(o) {
 
 let auditAt = 0;
 let auditMissing = false;
+let auditDue = true;
 async function refreshAudit() {
   const now = Date.now();
   if (now - auditAt < (auditMissing ? 10000 : 2000)) return;
   auditAt = now;
+  auditDue = false;
   let findings;
   try {
     findings = (await control("GET", "/audit")).data;
     auditMissing = false;
   } catch (e) {
     auditMissing = true;
+    auditDue = true;
+    delete seen.audit;
     $("audit-note").textContent = "";
     table("audit", ["audit"], [], e.status === 404 ? "No audit: this sandbox does not serve GET /__sandbox/audit." : "No audit: " + e.message);
     return;
   }
+  if (!changed("audit", findings)) return;
   $("audit-note").textContent = findings.length + " findings";
   // Per account (the audit's order within one: errors first); requests without a valid key are per client, no account.
   const accounts = [...new Set(findings.map((f) => f.account_id))];
