@@ -83,10 +83,10 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
     const body = {
       ...rest,
       tasks: overview.tasks.slice(0, LISTED),
-      requests: listed!,
+      requests: listed ?? [],
       webhooks: sandbox.webhooks.list().map((e) => ({ id: e.id, account_id: e.accountId, url: e.url, created_at: e.createdAt })),
       deliveries: deliveries.slice(Math.max(0, deliveries.length - LISTED)).reverse(),
-      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: sandbox.overview({ tasks: 0, requests: 0, requestSummaries: {} }).request_summaries!, tasks: overview.tasks, accounts: overview.accounts }) : null,
+      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: sandbox.overview({ tasks: 0, requests: 0, requestSummaries: {} }).request_summaries ?? [], tasks: overview.tasks, accounts: overview.accounts }) : null,
     };
     res.type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
