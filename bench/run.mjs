@@ -5,10 +5,11 @@
  *
  *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale,stall,memory]
  *                      [--tasks 100000] [--keys 10000] [--memory-tasks 100000,1000000] [--idle 10] [--json FILE]
- *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always]
+ *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always] [--browser]
  *
  * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server case.
  * --state MODES adds the sandbox with `--state FILE --state-sync MODE` for each mode to the server case.
+ * --browser adds the sandbox with headless Chromium open on its inspector to the server case.
  *
  * Needs `dist/` (npx tsup). --smoke: one round of about a second per case, for CI (nothing is asserted on times).
  */
@@ -42,6 +43,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string' },
     baseline: { type: 'string' },
     state: { type: 'string' },
+    browser: { type: 'boolean', default: false },
   },
 });
 const smoke = args.smoke;
@@ -105,6 +107,8 @@ const SERVERS = {
     rmSync(file, { force: true });
     return cliServer('dist/cli.js', ['--state', file, '--state-sync', mode]);
   }])),
+  // --browser: the sandbox again, with headless Chromium open on its inspector (bench/cases/browser-open.mjs).
+  ...(args.browser ? { 'sandbox, inspector open': (await import('./cases/browser-open.mjs')).withInspectorOpen(() => cliServer('dist/cli.js')) } : {}),
   'node:http': async () => {
     const s = await start(process.execPath, ['bench/targets/bare.mjs'], { ready: jsonLine });
     const { url } = JSON.parse(s.line);

@@ -50,6 +50,54 @@ describe('GET /__sandbox/inspector/live', () => {
     expect(after.headers.get('etag')).not.toBe(tag);
   });
 
+  it('answers an unchanged poll from a mark of the state, without building the answer; a change anywhere gives a new tag', async () => {
+    const own = await busySandbox();
+    const poll = (headers: Record<string, string> = {}) => fetch(`${own.server.url}/__sandbox/inspector/live`, { headers });
+    const asked: unknown[] = [];
+    const overview = own.sandbox.overview.bind(own.sandbox);
+    own.sandbox.overview = (options) => (asked.push(options), overview(options));
+    try {
+      const created = own.sandbox.requests.find((e) => e.status === 201)!;
+      const task = (await (await own.api('/ext/tasks', 'ak_demo_acme_admin', JSON.parse(created.request.body))).json()).id as string;
+      let tag = (await poll()).headers.get('etag')!;
+      asked.length = 0;
+      expect((await poll({ 'If-None-Match': tag })).status).toBe(304);
+      expect(asked).toEqual([{ tasks: 0, requests: 0 }]);
+      // Changes made in-process, over the control API and through the API each change the tag.
+      const changes: [string, () => unknown][] = [
+        ['the manual clock', () => own.sandbox.clock.advance('1ms')],
+        ['a key revoked in-process', () => own.sandbox.keys.revoke('key_initech_read_agents')],
+        ['a balance set', () => own.sandbox.accounts.update('acc_hobby', { balanceUsd: 3 })],
+        ['a scenario', () => own.sandbox.useScenario('latency', { accountId: 'acc_hobby' })],
+        ['a task failed', () => own.sandbox.tasks.fail(task)],
+        ['a control request', () => fetch(`${own.server.url}/__sandbox/scenarios?scope=sandbox`, { method: 'DELETE' })],
+        ['an API request', () => own.api('/ext/agents?limit=1', 'ak_demo_acme_admin')],
+        ['the journal cleared', () => own.sandbox.clearRequests()],
+      ];
+      for (const [what, change] of changes) {
+        await change();
+        const next = await poll({ 'If-None-Match': tag });
+        expect(next.status, what).toBe(200);
+        tag = next.headers.get('etag')!;
+        expect((await poll({ 'If-None-Match': tag })).status, what).toBe(304);
+      }
+    } finally {
+      await own.server.close();
+    }
+  });
+
+  it('answers 304 with a real clock too, while nothing happens', async () => {
+    const sandbox = createSandbox({ fixtures: 'marketplace' });
+    const server = await sandbox.listen({ port: 0 });
+    try {
+      const first = await fetch(`${server.url}/__sandbox/inspector/live`);
+      const again = await fetch(`${server.url}/__sandbox/inspector/live`, { headers: { 'If-None-Match': first.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('filters requests by status class, code, key, account and a part of the path, newest first, without bodies', async () => {
     const read = async (q: string) => (await (await live(q)).json()).requests as { status: number; keyId: string; path: string; request?: unknown }[];
     expect((await read('?status=4xx')).map((r) => r.status)).toEqual([403, 403, 403, 403]);

@@ -40,6 +40,12 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
       await api('/ext/usage', i % 2 ? 'ak_demo_acme_read_agents' : 'ak_demo_globex_admin');
     }
     await api('/ext/agents/agt_nope', 'ak_demo_globex_admin', { headers: { 'X-Evil': '<img src=x onerror=alert(1)>' } });
+    // A naive client, for the audit: retries before the rate-limit reset, retries a bad key, posts without a content type.
+    sandbox.accounts.update('acc_initech', { limits: { rpm: 2 } });
+    for (let i = 0; i < 4; i++) await api('/ext/agents', 'ak_demo_initech_admin');
+    for (let i = 0; i < 2; i++) await api('/ext/agents', 'ak_demo_nobody_0000');
+    await api('/ext/tasks', 'ak_demo_globex_backend', { method: 'POST', headers: { 'Content-Type': '' }, body: JSON.stringify({ agent_id: agents[0].id, description: 'No content type' }) });
+    expect(sandbox.audit().map((f) => f.rule)).toEqual(expect.arrayContaining(['retry-before-reset', 'repeated-invalid-key', 'missing-content-type']));
     sandbox.clock.advance('10s');
     await sandbox.webhooks.flush();
     browser = await launchChromium();
@@ -90,8 +96,12 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
     await page.locator('#f-key').selectOption('');
   });
 
-  it('shows the audit panel, or says there is no audit', async () => {
-    await expect.poll(() => page.locator('#audit').innerText()).toMatch(/No audit|severity/);
+  it('shows the audit findings per account, with severity, count, the fix and links to the first and last request', async () => {
+    await expect.poll(() => page.locator('#audit tbody tr').count()).toBe(sandbox.audit().length);
+    const initech = page.locator('#audit tbody tr[data-account="acc_initech"]');
+    expect(await initech.first().innerText()).toMatch(/acc_initech\s+error\s+retry-before-reset\s+\d+\s+After a 429, wait/);
+    expect(await page.locator('#audit tbody tr[data-account=""]').first().innerText()).toMatch(/^no key \(per client\)\s+warning\s+repeated-invalid-key/);
+    expect(await initech.first().locator('button[data-request]').count()).toBe(2);
   });
 
   it('lists endpoints and deliveries, replays a delivery and sends a test event', async () => {
@@ -154,7 +164,23 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
         await section.screenshot({ path: file });
         expect(statSync(file).size).toBeGreaterThan(2_000);
       }
+      // The detail of a request with its trace: nothing leaves the dialog sideways (tables and bodies scroll inside it).
       await page.locator('#requests tbody tr', { hasText: 'agt_nope' }).click();
+      await page.locator('#trace tbody tr').first().waitFor();
+      const inDialog = await page.evaluate(() => {
+        const dialog = document.querySelector('dialog')!;
+        const box = dialog.getBoundingClientRect();
+        const out: string[] = [];
+        if (box.right > document.documentElement.clientWidth + 0.5 || box.left < -0.5) out.push(`dialog ${Math.round(box.left)}–${Math.round(box.right)}`);
+        if (dialog.scrollWidth > dialog.clientWidth) out.push(`dialog scrolls sideways: ${dialog.scrollWidth} > ${dialog.clientWidth}`);
+        for (const e of dialog.querySelectorAll('*')) {
+          if (e.parentElement?.closest('.scroll, pre')) continue;
+          const r = e.getBoundingClientRect();
+          if (r.width > 0 && r.right > box.right + 0.5) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${Math.round(r.right)} > ${Math.round(box.right)}`);
+        }
+        return out.slice(0, 10);
+      });
+      expect(inDialog).toEqual([]);
       await page.locator('#detail').screenshot({ path: join(SHOTS, `detail-${size.name}.png`) });
       await page.locator('#detail-close').click();
     });

@@ -118,14 +118,26 @@ export class Journal {
   private ring: (RawEntry | undefined)[];
   private next = 0;
   private seq = 0;
+  private changes = 0;
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
     this.ring = new Array<RawEntry | undefined>(Math.max(0, capacity));
   }
 
+  /** Bumped by every record and clear: an unchanged version means an unchanged journal (the inspector's 304). */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** How many entries it holds. */
+  get size(): number {
+    return Math.min(this.seq, this.capacity);
+  }
+
   record(e: RecordInput): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
+    this.changes += 1;
     const res = e.response;
     this.ring[this.next] = {
       seq: this.seq, id: e.id, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
@@ -135,12 +147,25 @@ export class Journal {
     this.next = (this.next + 1) % this.capacity;
   }
 
-  /** The entries, oldest first (newest last). */
-  list(): JournalEntry[] {
+  /** The entries, oldest first (newest last); `newest` keeps the last ones only. */
+  list(newest = Infinity): JournalEntry[] {
     const out: JournalEntry[] = [];
-    for (let i = 0; i < this.capacity; i++) {
+    for (let i = Math.max(0, this.capacity - newest); i < this.capacity; i++) {
       const e = this.ring[(this.next + i) % this.capacity];
       if (e) out.push(view(e));
+    }
+    return out;
+  }
+
+  /**
+   * Up to `limit` entries that `keep` accepts, newest first, without `trace`, `request` and `response` (the costly part
+   * to format): a list of requests. `keep` sees the entry's plain fields; only the kept ones are formatted.
+   */
+  summaries(limit = Infinity, keep?: (e: SummaryFields) => boolean): JournalSummary[] {
+    const out: JournalSummary[] = [];
+    for (let i = this.capacity - 1; i >= 0 && out.length < limit; i--) {
+      const e = this.ring[(this.next + i) % this.capacity];
+      if (e && (!keep || keep(e))) out.push(summaryView(e));
     }
     return out;
   }
@@ -158,6 +183,7 @@ export class Journal {
     this.ring = new Array<RawEntry | undefined>(Math.max(0, this.capacity));
     this.next = 0;
     this.seq = 0;
+    this.changes += 1;
   }
 }
 
@@ -210,10 +236,20 @@ function maskTrace(steps: TraceStep[]): TraceStep[] {
   return steps;
 }
 
+/** A journal entry without its detail (trace, headers, bodies): what a list of requests shows. */
+export type JournalSummary = Omit<JournalEntry, 'trace' | 'request' | 'response'>;
+
+/** What a summaries filter reads of an entry. */
+export type SummaryFields = Pick<JournalEntry, 'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'>;
+
+function summaryView(e: RawEntry): JournalSummary {
+  return { id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios };
+}
+
 function view(e: RawEntry): JournalEntry {
   const res = e.response;
   return {
-    id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
+    ...summaryView(e),
     trace: maskTrace(formatTrace(e.trace)),
     request: { headers: maskedHeaders(e.headers), body: maskKeys(e.body) },
     response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,

@@ -2,6 +2,7 @@ import { PLANS } from '../model/plans.js';
 import { limitsOf } from '../rules/accounts.js';
 import { WINDOW_MS } from '../rules/rate-limit.js';
 import type { Engine } from './engine.js';
+import type { SummaryFields } from './journal.js';
 import { accountView, taskView } from './views.js';
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -11,6 +12,22 @@ export interface OverviewOptions {
   tasks?: number;
   /** Most recent journal entries to include. Default 100. */
   requests?: number;
+  /**
+   * Most recent journal entries to include as summaries (no trace, headers or bodies), newest first, in
+   * `request_summaries`; `filter` keeps some only (the newest `limit` it accepts).
+   */
+  requestSummaries?: { limit?: number; filter?: (e: SummaryFields) => boolean };
+}
+
+/**
+ * A mark of what the overview shows that changes whenever the sandbox does (the journal, the task moves, the catalog;
+ * the clock when it is manual), without building anything: equal marks and equal accounts, keys and scenarios mean
+ * an equal overview (the inspector answers 304 from it). A real clock's time is left out: its moves show in the rest.
+ */
+function versionOf(engine: Engine): string {
+  const { state } = engine;
+  const clock = engine.clock.mode === 'manual' ? engine.clock.now() : '';
+  return `${engine.journal.version}.${state.counters.task}.${state.tasks.size}.${state.finished.size}.${state.due.size}.${state.due.peekAt()}.${state.catalogVersion}.${clock}`;
 }
 
 /**
@@ -38,19 +55,24 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
   });
   const keys = [...state.keysById.values()].map((k) => ({ id: k.id, key: k.key, account_id: k.accountId, scopes: k.scopes, label: k.label, revoked: k.revoked }));
   const agents = state.agents.map((a) => ({ id: a.id, name: a.name, model: a.model, status: a.status, capabilities: a.capabilities }));
-  const allTasks = [...state.tasks.values()];
-  const tasks = allTasks.slice(Math.max(0, allTasks.length - (options.tasks ?? 200))).reverse().map((t) => ({ ...taskView(t), account_id: t.accountId }));
-  const journal = engine.journal.list();
-  const requests = journal.slice(Math.max(0, journal.length - (options.requests ?? 100))).reverse();
+  const wanted = options.tasks ?? 200;
+  const allTasks = wanted > 0 ? [...state.tasks.values()] : [];
+  const tasks = allTasks.slice(Math.max(0, allTasks.length - wanted)).reverse().map((t) => ({ ...taskView(t), account_id: t.accountId }));
+  const requests = engine.journal.list(options.requests ?? 100).reverse();
+  const listed = options.requestSummaries;
+  const summaries = listed === undefined ? undefined : engine.journal.summaries(listed.limit, listed.filter);
   return {
+    version: versionOf(engine),
     now: iso(now),
     clock: engine.clock.mode,
     accounts,
     keys,
     agents,
     tasks,
-    task_count: allTasks.length,
+    task_count: state.tasks.size,
+    request_count: engine.journal.size,
     requests,
+    ...(summaries ? { request_summaries: summaries } : {}),
     scenarios: engine.scenarios.all().map((s) => ({ id: s.id, name: s.name, options: s.options, account_id: s.scope.accountId ?? null, key_id: s.scope.keyId ?? null })),
   };
 }

@@ -7,6 +7,9 @@ const auth = token ? { "X-Sandbox-Token": token } : {};
 const $ = (id) => document.getElementById(id);
 const SCENARIOS = JSON.parse($("scenario-catalog").textContent);
 const POLL_MS = 500;
+/** Under steady traffic (three changed answers in a row) the page polls and redraws every 2 s instead. */
+const BUSY_POLL_MS = 2000;
+let changedInARow = 0;
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -79,7 +82,8 @@ function liveQuery() {
 }
 async function refresh(force) {
   clearTimeout(timer);
-  if ($("detail").open && !force) { $("live").className = "paused"; timer = setTimeout(refresh, POLL_MS); return; }
+  if ($("detail").open && !force) { setClass($("live"), "paused"); timer = setTimeout(refresh, POLL_MS); return; }
+  let wait = POLL_MS;
   try {
     const url = liveQuery();
     if (url !== liveKey) { etag = null; liveKey = url; }
@@ -88,15 +92,21 @@ async function refresh(force) {
       if (!res.ok) { const e = await res.json().catch(() => null); throw new Error(e && e.error ? e.error.message : "HTTP " + res.status); }
       last = await res.json();
       etag = res.headers.get("etag");
+      receivedAt = Date.now();
       render(last);
-    }
-    await refreshAudit();
-    $("live").className = "on";
+      if (!force && ++changedInARow >= 3) wait = BUSY_POLL_MS;
+      auditDue = true;
+    } else changedInARow = 0;
+    showClock();
+    // The audit changes only with the requests: read again after a changed answer (at most every 2 s).
+    if (force) auditDue = true;
+    if (auditDue) await refreshAudit();
+    setClass($("live"), "on");
   } catch (e) {
-    $("live").className = "off";
+    setClass($("live"), "off");
     showError("Cannot reach the sandbox: " + e.message);
   }
-  timer = setTimeout(refresh, POLL_MS);
+  timer = setTimeout(refresh, wait);
 }
 
 // ---- rendering ----
@@ -110,8 +120,18 @@ function changed(name, value) {
   return true;
 }
 
+// Unchanged text or class is not written again: a write makes the browser lay the page out anew.
+const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+const setClass = (node, name) => { if (node.className !== name) node.className = name; };
+let receivedAt = 0;
+/** The sandbox clock: a manual one as the sandbox gave it; a real one moves on here (an unchanged answer is a 304 and does not carry it). */
+function showClock() {
+  if (!last) return;
+  const now = last.clock === "manual" ? last.now : new Date(Date.parse(last.now) + (Date.now() - receivedAt)).toISOString().slice(0, 19) + "Z";
+  setText($("clock"), now.replace("T", " ").replace(".000Z", "Z") + " · " + last.clock);
+}
+
 function render(o) {
-  $("clock").textContent = o.now.replace("T", " ").replace(".000Z", "Z") + " · " + o.clock;
   const onKeys = o.scenarios.filter((s) => s.key_id);
   $("scenarios").replaceChildren(...o.scenarios.filter((s) => !s.key_id).map((s) => el("span", { class: "tag" }, s.name + (s.account_id ? " @" + s.account_id : ""))),
     ...(onKeys.length ? [el("span", { class: "keyed", title: onKeys.map((s) => s.name + " @" + s.key_id).join(", ") }, onKeys.length + " on keys")] : []));
@@ -120,7 +140,7 @@ function render(o) {
   fillSelect($("f-key"), "any", o.keys.map((k) => k.id));
   $("request-count").textContent = o.requests.length + " shown of " + o.request_count + " · newest first";
   if (changed("requests", o.requests)) table("requests", ["time", "method", "path", "status", "code", "key", "scenarios"], o.requests.map((r) => ({
-    attrs: { "data-seq": r.seq },
+    attrs: { "data-seq": r.seq, "data-id": r.id },
     mono: [r.path, r.keyId],
     wrap: [r.path],
     open: () => openRequest(r.id || String(r.seq)),
@@ -189,25 +209,40 @@ function renderWebhooks(o) {
 
 let auditAt = 0;
 let auditMissing = false;
+let auditDue = true;
 async function refreshAudit() {
   const now = Date.now();
   if (now - auditAt < (auditMissing ? 10000 : 2000)) return;
   auditAt = now;
+  auditDue = false;
   let findings;
   try {
     findings = (await control("GET", "/audit")).data;
     auditMissing = false;
   } catch (e) {
     auditMissing = true;
+    auditDue = true;
+    delete seen.audit;
     $("audit-note").textContent = "";
     table("audit", ["audit"], [], e.status === 404 ? "No audit: this sandbox does not serve GET /__sandbox/audit." : "No audit: " + e.message);
     return;
   }
+  if (!changed("audit", findings)) return;
   $("audit-note").textContent = findings.length + " findings";
-  table("audit", ["account", "severity", "rule", "count", "fix", "first", "last"], findings.map((f) => ({
-    cells: [f.account_id, el("b", { class: "sev-" + f.severity }, f.severity), f.rule, f.count, el("span", { class: "tags" }, f.fix),
+  // Per account (the audit's order within one: errors first); requests without a valid key are per client, no account.
+  const accounts = [...new Set(findings.map((f) => f.account_id))];
+  const grouped = accounts.flatMap((a) => findings.filter((f) => f.account_id === a));
+  table("audit", ["account", "severity", "rule", "count", "fix", "first", "last"], grouped.map((f, i) => ({
+    attrs: { "data-rule": f.rule, "data-account": f.account_id || "", class: i > 0 && grouped[i - 1].account_id === f.account_id ? undefined : "group-start" },
+    wrap: [f.fix],
+    cells: [f.account_id || "no key (per client)", el("b", { class: "sev-" + f.severity }, f.severity), f.rule, f.count, f.fix,
       requestLink(f.first_request_id), requestLink(f.last_request_id)],
   })), "No findings: the integration follows the rules the audit checks.");
+}
+/** A step's figures as `name value` pairs (a value may be a number, a string, true/false or null). */
+function figures(f) {
+  if (!f) return "";
+  return el("span", { class: "tags" }, Object.entries(f).flatMap(([k, v]) => [el("span", { class: "fig" }, el("i", {}, k), " ", v === null ? "none" : String(v)), " "]));
 }
 function requestLink(id) {
   if (!id) return "";
@@ -246,10 +281,10 @@ async function openRequest(ref) {
   if (Array.isArray(r.trace) && r.trace.length > 0) {
     const t = el("table", { id: "trace" });
     nodes.push(el("div", { class: "scroll" }, t));
+    // The steps in the order they were decided: the failed one (the last before `answer`) stands out.
     queueMicrotask(() => table("trace", ["#", "step", "outcome", "detail", "figures"], r.trace.map((s, i) => ({
-      attrs: { "data-step": s.step },
-      cells: [i + 1, s.step, el("b", { class: "o-" + s.outcome }, s.outcome), el("span", { class: "tags" }, s.detail),
-        el("span", { class: "tags mono" }, s.figures ? Object.entries(s.figures).map(([k, v]) => k + "=" + v).join(" ") : "")],
+      attrs: { "data-step": s.step, "data-outcome": s.outcome, class: s.outcome === "fail" && s.step !== "answer" ? "failed-step" : undefined },
+      cells: [i + 1, s.step, el("b", { class: "o-" + s.outcome }, s.outcome), el("span", { class: "tags" }, s.detail || ""), figures(s.figures)],
     })), ""));
   } else nodes.push(el("p", { class: "mute" }, "No trace recorded for this request."));
   if (r.request) nodes.push(el("h3", {}, "Request headers"), el("pre", { id: "req-headers" }, headerText(r.request.headers)), el("h3", {}, "Request body"), el("pre", { id: "req-body" }, pretty(r.request.body)));

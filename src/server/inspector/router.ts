@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { SandboxError } from '../../errors.js';
-import type { JournalEntry } from '../../core/journal.js';
+import type { JournalEntry, SummaryFields } from '../../core/journal.js';
 import type { SandboxCore as Sandbox } from '../../sandbox-types.js';
 import { INSPECTOR_ASSETS, INSPECTOR_CSP, inspectorPage } from './assets.js';
 import { timeline } from './timeline.js';
@@ -31,63 +31,68 @@ export function createInspectorAssetsRouter(): express.Router {
   return router;
 }
 
-type Summary = Omit<JournalEntry, never> & { id?: string };
-
-/** A journal entry without its detail (headers, bodies, trace): what the list shows. */
-function summary(e: JournalEntry): Summary {
-  const { request: _request, response: _response, trace, ...rest } = e as JournalEntry & { request?: unknown; response?: unknown; trace?: unknown[] };
-  return { ...rest, ...(Array.isArray(trace) ? { steps: trace.length } : {}) } as Summary;
-}
-
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** The filters of the request list (`status`: a code or a class like `4xx`; `key_id`; `account_id`; `path`: a part of it) over the journal, newest first. */
-function listRequests(newestFirst: JournalEntry[], query: Request['query']): Summary[] {
+/** The filters of the request list (`status`: a code or a class like `4xx`; `key_id`; `account_id`; `path`: a part of it). */
+function requestFilter(query: Request['query']): ((e: SummaryFields) => boolean) | undefined {
   const status = text(query.status);
   if (status !== undefined && !/^[1-5]([0-9]{2}|xx)$|^0$/.test(status)) throw new SandboxError(`status must be a status code or a class like 4xx; got '${status}'.`);
   const keyId = text(query.key_id);
   const accountId = text(query.account_id);
   const path = text(query.path)?.toLowerCase();
-  const out: Summary[] = [];
-  for (const e of newestFirst) {
-    if (out.length >= LISTED) break;
-    if (status !== undefined && (status.endsWith('xx') ? String(e.status)[0] !== status[0] : e.status !== Number(status))) continue;
-    if (keyId !== undefined && e.keyId !== keyId) continue;
-    if (accountId !== undefined && e.accountId !== accountId) continue;
-    if (path !== undefined && !e.path.toLowerCase().includes(path)) continue;
-    out.push(summary(e));
-  }
-  return out;
+  if (status === undefined && keyId === undefined && accountId === undefined && path === undefined) return undefined;
+  return (e) =>
+    (status === undefined || (status.endsWith('xx') ? String(e.status)[0] === status[0] : e.status === Number(status))) &&
+    (keyId === undefined || e.keyId === keyId) &&
+    (accountId === undefined || e.accountId === accountId) &&
+    (path === undefined || e.path.toLowerCase().includes(path));
 }
 
 /** The page and its data: one `live` read (polled with ETags) and one request's detail. */
 export function createInspectorRouter(sandbox: Sandbox): express.Router {
   const router = express.Router();
   const page = inspectorPage();
+  // Control requests that may change the sandbox (every control request passes here first).
+  let writes = 0;
+  router.use((req, _res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') writes += 1;
+    next();
+  });
   router.get('/', (req, res) => {
     res.set('Content-Security-Policy', INSPECTOR_CSP);
     sendTagged(req, res, page, 'text/html; charset=utf-8');
   });
   router.get('/inspector/live', (req, res) => {
-    // One read of the sandbox per poll: the whole journal (newest first) and, for the charts, every task.
+    // The answer's tag comes from a mark of the sandbox's state, read without building the answer: an unchanged poll
+    // (the usual one: the page polls twice a second) costs a few small reads and a 304.
     const charts = req.query.charts === '1';
-    const overview = sandbox.overview({ requests: Number.MAX_SAFE_INTEGER, tasks: charts ? Number.MAX_SAFE_INTEGER : 200 });
-    const journal = overview.requests;
+    const filter = requestFilter(req.query);
+    const mark = sandbox.overview({ tasks: 0, requests: 0 });
     const deliveries = sandbox.webhooks.deliveries();
+    let attempts = 0;
+    for (const d of deliveries) attempts += d.attempts.length;
+    // A real clock is left out of the mark (the page keeps time itself), except that visible charts move each second.
+    const ticks = charts && mark.clock !== 'manual' ? Math.floor(sandbox.clock.now() / 1000) : 0;
+    const tag = etagOf(JSON.stringify([req.url, mark.version, mark.accounts, mark.keys, mark.scenarios, writes, sandbox.webhooks.list().length, deliveries.length, attempts, ticks]));
+    res.set('ETag', tag).set('Cache-Control', 'no-cache');
+    if (req.get('if-none-match') === tag) return void res.status(304).end();
+    // One read of the sandbox: the newest requests that pass the filters (summaries) and, for the charts, every
+    // request and task.
+    const overview = sandbox.overview({ requests: 0, requestSummaries: { limit: LISTED, filter }, tasks: charts ? Number.MAX_SAFE_INTEGER : LISTED });
+    const { request_summaries: listed, ...rest } = overview;
     const body = {
-      ...overview,
-      tasks: overview.tasks.slice(0, 200),
-      requests: listRequests(journal, req.query),
-      request_count: journal.length,
+      ...rest,
+      tasks: overview.tasks.slice(0, LISTED),
+      requests: listed ?? [],
       webhooks: sandbox.webhooks.list().map((e) => ({ id: e.id, account_id: e.accountId, url: e.url, created_at: e.createdAt })),
       deliveries: deliveries.slice(Math.max(0, deliveries.length - LISTED)).reverse(),
-      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: journal, tasks: overview.tasks, accounts: overview.accounts }) : null,
+      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: sandbox.overview({ tasks: 0, requests: 0, requestSummaries: {} }).request_summaries ?? [], tasks: overview.tasks, accounts: overview.accounts }) : null,
     };
-    sendTagged(req, res, JSON.stringify(body));
+    res.type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
   router.get('/inspector/requests/:ref', (req, res) => {
     const ref = req.params.ref!;
-    const entry = sandbox.requests.find((e) => (e as JournalEntry & { id?: string }).id === ref || String(e.seq) === ref);
+    const entry = sandbox.requests.find((e) => e.id === ref || String(e.seq) === ref);
     if (!entry) throw new SandboxError(`No request '${ref}' in the journal (it keeps the newest requests only).`, 'not_found');
     res.json(entry);
   });
