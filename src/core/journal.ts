@@ -26,20 +26,18 @@ export interface JournalEntry {
 }
 
 /**
- * As stored: raw values, formatted only when the journal is read (time as epoch ms, the trace as tuples, the request's
- * own header object held by reference, bodies cut at 16 KiB).
+ * As stored: raw values, formatted and masked only when the journal is read (time as epoch ms, the trace as tuples,
+ * the request itself held by reference (its header object, path, query and body), the response object the door got).
+ * Ring slots are reused: recording a request allocates nothing but a cut body over 16 KiB.
  */
-interface RawEntry extends Pick<JournalEntry, 'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'> {
+interface RawEntry extends Pick<JournalEntry, 'seq' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'> {
   id: number;
   at: number;
   trace: RawTrace;
-  headers: PlainRequest['headers'];
-  body: string;
+  basePath: string;
+  request: PlainRequest;
   response: PlainResponse | undefined;
 }
-
-/** What `record` takes: the request and response as the core saw them. */
-export type RecordInput = Omit<RawEntry, 'seq' | 'headers' | 'body' | 'response'> & { request: PlainRequest; response?: PlainResponse };
 
 /** Bodies in the journal are cut at this many characters. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -118,16 +116,17 @@ export class Journal {
     this.ring = new Array<RawEntry | undefined>(Math.max(0, capacity));
   }
 
-  record(e: RecordInput): void {
+  record(id: number, at: number, basePath: string, request: PlainRequest, response: PlainResponse | undefined, status: number, code: string | null, keyId: string | null, accountId: string | null, scenarios: string[], trace: RawTrace): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
-    const res = e.response;
-    this.ring[this.next] = {
-      seq: this.seq, id: e.id, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
-      trace: e.trace, headers: e.request.headers, body: cut(e.request.body),
-      response: res && (res.body.length > JOURNAL_BODY_LIMIT ? { ...res, body: cut(res.body) } : res),
-    };
-    this.next = (this.next + 1) % this.capacity;
+    const slot = this.ring[this.next];
+    if (slot) {
+      slot.seq = this.seq; slot.id = id; slot.at = at; slot.basePath = basePath; slot.request = request; slot.response = response;
+      slot.status = status; slot.code = code; slot.keyId = keyId; slot.accountId = accountId; slot.scenarios = scenarios; slot.trace = trace;
+    } else {
+      this.ring[this.next] = { seq: this.seq, id, at, basePath, request, response, status, code, keyId, accountId, scenarios, trace };
+    }
+    this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
   }
 
   /** The entries, oldest first (newest last). */
@@ -194,10 +193,12 @@ export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePa
 
 function view(e: RawEntry): JournalEntry {
   const res = e.response;
+  const req = e.request;
   return {
-    id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
+    id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: maskKeys(req.method),
+    path: maskKeys(e.basePath + req.path + (req.query ? `?${req.query}` : '')), status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
     trace: formatTrace(e.trace),
-    request: { headers: maskedHeaders(e.headers), body: maskKeys(e.body) },
-    response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,
+    request: { headers: maskedHeaders(req.headers), body: maskKeys(cut(req.body)) },
+    response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(cut(res.body)) } : null,
   };
 }
