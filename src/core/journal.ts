@@ -197,7 +197,7 @@ function view(e: RawEntry): JournalEntry {
   return {
     id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: maskKeys(req.method),
     path: maskKeys(e.basePath + req.path + (req.query ? `?${req.query}` : '')), status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
-    trace: formatTrace(e.trace),
+    trace: formatTrace(e.trace, maskKeys),
     request: { headers: maskedHeaders(req.headers), body: maskKeys(cut(req.body)) },
     response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(cut(res.body)) } : null,
   };

@@ -200,7 +200,7 @@ export function fromSnapshot(input: unknown): State {
     delete old.priceNano;
     state.tasks.set(t.id, t);
     if (t.status === 'queued') state.due.push(t.startAt, t, t.seq, 'start');
-    if (t.status === 'queued' || t.status === 'running') state.due.push(t.endAt, t, t.seq, 'end');
+    else if (t.status === 'running') state.due.push(t.endAt, t, t.seq, 'end');
   }
   const ended = copy.tasks.filter((t) => t.status === 'completed' || t.status === 'failed');
   ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);

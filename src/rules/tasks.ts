@@ -115,8 +115,8 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
   };
   state.tasks.set(task.id, task);
   account.usage.tasks.queued += 1;
+  // One planned move per task in the queue at a time: its end is queued when it starts (see settleDue).
   state.due.push(startAt, task, seq, 'start');
-  state.due.push(endAt, task, seq, 'end');
   env.onTaskEvent?.({ type: 'task.created', task, at: now });
   return task;
 }
@@ -217,6 +217,8 @@ export function settleDue(env: TaskEnv, now: number, limit = Infinity): boolean 
     const account = env.state.accounts.get(task.accountId);
     if (account) syncPeriod(account, at);
     start(env, task, at, account);
+    // Its end (same keys as if it had been queued at creation, so the order of moves is unchanged).
+    due.push(task.endAt, task, task.seq, 'end');
   };
   for (let n = 0; n < limit; n++) if (!due.popDue(now, visit)) return false;
   return due.peekAt() <= now;
