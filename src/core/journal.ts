@@ -75,9 +75,17 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 export function maskKeys(text: string): string {
   if (text.includes('%')) {
     const decoded = decodeAll(text);
-    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskKey);
+    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskOnce);
   }
-  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskKey) : text;
+  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskOnce) : text;
+}
+
+/**
+ * A key masked, unless it already is: at most `maskKey`'s 7 characters followed by `…` (masking a masked text leaves
+ * it as it is; a longer run before a `…` is still masked, so a whole key cannot slip through that way).
+ */
+function maskOnce(key: string, offset: number, text: string): string {
+  return key.length <= 7 && text.charCodeAt(offset + key.length) === 0x2026 ? key : maskKey(key);
 }
 
 const KEY_ANYCASE = /ak_/i;
