@@ -224,20 +224,7 @@ function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, n
 
 function record(engine: Engine, req: PlainRequest, status: number, code: string | null, caller: Caller, now: number, response?: PlainResponse): void {
   const id = engine.requestSeq;
-  engine.journal.record({
-    id,
-    trace: caller.trace,
-    request: req,
-    response,
-    at: now,
-    method: maskKeys(req.method),
-    path: maskKeys(engine.basePath + req.path + (req.query ? `?${req.query}` : '')),
-    status,
-    code,
-    keyId: caller.key?.id ?? null,
-    accountId: caller.account?.id ?? null,
-    scenarios: caller.scenarios,
-  });
+  engine.journal.record(id, now, engine.basePath, req, response, status, code, caller.key?.id ?? null, caller.account?.id ?? null, caller.scenarios, caller.trace);
   engine.audit?.observe(id, req, status, code, caller.account?.id ?? null, now, caller.trace, response);
 }
 

@@ -26,20 +26,18 @@ export interface JournalEntry {
 }
 
 /**
- * As stored: raw values, formatted only when the journal is read (time as epoch ms, the trace as tuples, the request's
- * own header object held by reference, bodies cut at 16 KiB).
+ * As stored: raw values, formatted and masked only when the journal is read (time as epoch ms, the trace as tuples,
+ * the request itself held by reference (its header object, path, query and body), the response object the door got).
+ * Ring slots are reused: recording a request allocates nothing but a cut body over 16 KiB.
  */
-interface RawEntry extends Pick<JournalEntry, 'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'> {
+interface RawEntry extends Pick<JournalEntry, 'seq' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'> {
   id: number;
   at: number;
   trace: RawTrace;
-  headers: PlainRequest['headers'];
-  body: string;
+  basePath: string;
+  request: PlainRequest;
   response: PlainResponse | undefined;
 }
-
-/** What `record` takes: the request and response as the core saw them. */
-export type RecordInput = Omit<RawEntry, 'seq' | 'headers' | 'body' | 'response'> & { request: PlainRequest; response?: PlainResponse };
 
 /** Bodies in the journal are cut at this many characters. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -77,14 +75,17 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 export function maskKeys(text: string): string {
   if (text.includes('%')) {
     const decoded = decodeAll(text);
-    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskMatch);
+    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskOnce);
   }
-  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskMatch) : text;
+  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskOnce) : text;
 }
 
-/** A key found in a text, masked; one already masked (`ak_AbCd…`, at most four characters before the `…`) stays. */
-function maskMatch(key: string, offset: number, text: string): string {
-  return key.length <= 7 && text[offset + key.length] === '…' ? key : maskKey(key);
+/**
+ * A key masked, unless it already is: at most `maskKey`'s 7 characters followed by `…` (masking a masked text leaves
+ * it as it is; a longer run before a `…` is still masked, so a whole key cannot slip through that way).
+ */
+function maskOnce(key: string, offset: number, text: string): string {
+  return key.length <= 7 && text.charCodeAt(offset + key.length) === 0x2026 ? key : maskKey(key);
 }
 
 const KEY_ANYCASE = /ak_/i;
@@ -134,17 +135,18 @@ export class Journal {
     return Math.min(this.seq, this.capacity);
   }
 
-  record(e: RecordInput): void {
+  record(id: number, at: number, basePath: string, request: PlainRequest, response: PlainResponse | undefined, status: number, code: string | null, keyId: string | null, accountId: string | null, scenarios: string[], trace: RawTrace): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
     this.changes += 1;
-    const res = e.response;
-    this.ring[this.next] = {
-      seq: this.seq, id: e.id, at: e.at, method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
-      trace: e.trace, headers: e.request.headers, body: cut(e.request.body),
-      response: res && (res.body.length > JOURNAL_BODY_LIMIT ? { ...res, body: cut(res.body) } : res),
-    };
-    this.next = (this.next + 1) % this.capacity;
+    const slot = this.ring[this.next];
+    if (slot) {
+      slot.seq = this.seq; slot.id = id; slot.at = at; slot.basePath = basePath; slot.request = request; slot.response = response;
+      slot.status = status; slot.code = code; slot.keyId = keyId; slot.accountId = accountId; slot.scenarios = scenarios; slot.trace = trace;
+    } else {
+      this.ring[this.next] = { seq: this.seq, id, at, basePath, request, response, status, code, keyId, accountId, scenarios, trace };
+    }
+    this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
   }
 
   /** The entries, oldest first (newest last); `newest` keeps the last ones only. */
@@ -159,13 +161,15 @@ export class Journal {
 
   /**
    * Up to `limit` entries that `keep` accepts, newest first, without `trace`, `request` and `response` (the costly part
-   * to format): a list of requests. `keep` sees the entry's plain fields; only the kept ones are formatted.
+   * to format): a list of requests. `keep` sees the entry's plain fields (masked, as listed).
    */
   summaries(limit = Infinity, keep?: (e: SummaryFields) => boolean): JournalSummary[] {
     const out: JournalSummary[] = [];
     for (let i = this.capacity - 1; i >= 0 && out.length < limit; i--) {
       const e = this.ring[(this.next + i) % this.capacity];
-      if (e && (!keep || keep(e))) out.push(summaryView(e));
+      if (!e) continue;
+      const summary = summaryView(e);
+      if (!keep || keep(summary)) out.push(summary);
     }
     return out;
   }
@@ -223,19 +227,6 @@ export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePa
   return true;
 }
 
-/** A trace as read, with every text in it masked like the rest of the entry (an id, a path or a figure may hold a key). */
-function maskTrace(steps: TraceStep[]): TraceStep[] {
-  for (const step of steps) {
-    step.detail = maskKeys(step.detail);
-    if (!step.figures) continue;
-    for (const name of Object.keys(step.figures)) {
-      const value = step.figures[name];
-      if (typeof value === 'string') step.figures[name] = maskKeys(value);
-    }
-  }
-  return steps;
-}
-
 /** A journal entry without its detail (trace, headers, bodies): what a list of requests shows. */
 export type JournalSummary = Omit<JournalEntry, 'trace' | 'request' | 'response'>;
 
@@ -243,15 +234,20 @@ export type JournalSummary = Omit<JournalEntry, 'trace' | 'request' | 'response'
 export type SummaryFields = Pick<JournalEntry, 'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'>;
 
 function summaryView(e: RawEntry): JournalSummary {
-  return { id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: e.method, path: e.path, status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios };
+  const req = e.request;
+  return {
+    id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: maskKeys(req.method),
+    path: maskKeys(e.basePath + req.path + (req.query ? `?${req.query}` : '')), status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
+  };
 }
 
 function view(e: RawEntry): JournalEntry {
   const res = e.response;
+  const req = e.request;
   return {
     ...summaryView(e),
-    trace: maskTrace(formatTrace(e.trace)),
-    request: { headers: maskedHeaders(e.headers), body: maskKeys(e.body) },
-    response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,
+    trace: formatTrace(e.trace, maskKeys),
+    request: { headers: maskedHeaders(req.headers), body: maskKeys(cut(req.body)) },
+    response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(cut(res.body)) } : null,
   };
 }

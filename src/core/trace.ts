@@ -90,14 +90,18 @@ const FORMATS: Record<TraceStepName, Format> = {
   answer: (_o, status, code) => ({ detail: status === 0 ? 'The connection fails (no answer).' : `${status}${code ? ` ${code}` : ''}.`, figures: { status, code: code ?? null } }),
 };
 
-/** The trace as read: one `{ step, outcome, detail, figures }` per recorded tuple. */
-export function formatTrace(raw: RawTrace): TraceStep[] {
+/**
+ * The trace as read: one `{ step, outcome, detail, figures }` per recorded tuple. `mask` is applied to the detail
+ * and to every text figure (the journal masks API keys there: a path, an id or a method may carry one).
+ */
+export function formatTrace(raw: RawTrace, mask: (text: string) => string = (text) => text): TraceStep[] {
   const out: TraceStep[] = [];
   for (let i = 0; i < raw.length; i += STRIDE) {
     const step = raw[i] as TraceStepName;
     const outcome = raw[i + 1] as TraceOutcome;
     const { detail, figures } = FORMATS[step](outcome, raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]);
-    out.push(figures ? { step, outcome, detail, figures: figures as Figures } : { step, outcome, detail });
+    if (figures) for (const name of Object.keys(figures)) if (typeof figures[name] === 'string') figures[name] = mask(figures[name]);
+    out.push(figures ? { step, outcome, detail: mask(detail), figures: figures as Figures } : { step, outcome, detail: mask(detail) });
   }
   return out;
 }

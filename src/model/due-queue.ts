@@ -1,55 +1,67 @@
 /**
- * The planned task moves, earliest first: a binary min-heap kept in three parallel arrays (time, order, task id), so
- * that a queued task costs two array slots per move and no object. Ties in time keep the order of `order` (a task's
- * `seq * 2`, `+ 1` for its end), which is the order in which the moves were planned.
+ * The planned task moves, earliest first: a binary min-heap kept in parallel arrays (time and order in one growable
+ * Float64Array, the task itself in a plain array), so that a queued task costs two slots per move and no object, and
+ * a settled move needs no lookup by id. Ties in time keep the order of `order` (a task's `seq * 2`, `+ 1` for its
+ * end), which is the order in which the moves were planned.
  */
 export type Move = 'start' | 'end';
 
-export class DueQueue {
-  private at: number[] = [];
-  private order: number[] = [];
-  private ids: string[] = [];
+const INITIAL = 64;
+
+export class DueQueue<T> {
+  /** Slot i: keys[2i] = time, keys[2i + 1] = order. */
+  private keys = new Float64Array(2 * INITIAL);
+  private items: T[] = [];
+  private n = 0;
 
   get size(): number {
-    return this.at.length;
+    return this.n;
   }
 
   /** The time of the earliest move, or Infinity when none is planned. */
   peekAt(): number {
-    return this.at.length > 0 ? this.at[0]! : Infinity;
+    return this.n > 0 ? this.keys[0]! : Infinity;
   }
 
-  push(at: number, taskId: string, seq: number, move: Move): void {
+  push(at: number, item: T, seq: number, move: Move): void {
     const order = seq * 2 + (move === 'end' ? 1 : 0);
-    let i = this.at.length;
-    this.at.push(at);
-    this.order.push(order);
-    this.ids.push(taskId);
+    if (2 * (this.n + 1) > this.keys.length) {
+      const bigger = new Float64Array(this.keys.length * 2);
+      bigger.set(this.keys);
+      this.keys = bigger;
+    }
+    const keys = this.keys;
+    const items = this.items;
+    let i = this.n++;
+    items.push(item);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.before(at, order, parent)) break;
-      this.place(i, parent);
+      const pAt = keys[2 * parent]!;
+      if (!(at < pAt || (at === pAt && order < keys[2 * parent + 1]!))) break;
+      keys[2 * i] = pAt;
+      keys[2 * i + 1] = keys[2 * parent + 1]!;
+      items[i] = items[parent]!;
       i = parent;
     }
-    this.set(i, at, order, taskId);
+    keys[2 * i] = at;
+    keys[2 * i + 1] = order;
+    items[i] = item;
   }
 
   /**
-   * Removes the earliest move if it is due at `now` and hands it to `visit` (task id, time, move); false when none is.
+   * Removes the earliest move if it is due at `now` and hands it to `visit` (the item, time, move); false when none is.
    */
-  popDue(now: number, visit: (taskId: string, at: number, move: Move) => void): boolean {
-    const atOf = this.at;
-    const orderOf = this.order;
-    const ids = this.ids;
-    const size = atOf.length;
-    if (size === 0 || atOf[0]! > now) return false;
-    const at = atOf[0]!;
-    const id = ids[0]!;
-    const move: Move = (orderOf[0]! & 1) === 1 ? 'end' : 'start';
-    const lastAt = atOf.pop()!;
-    const lastOrder = orderOf.pop()!;
-    const lastId = ids.pop()!;
-    const n = size - 1;
+  popDue(now: number, visit: (item: T, at: number, move: Move) => void): boolean {
+    const keys = this.keys;
+    const items = this.items;
+    if (this.n === 0 || keys[0]! > now) return false;
+    const at = keys[0]!;
+    const item = items[0]!;
+    const move: Move = (keys[1]! & 1) === 1 ? 'end' : 'start';
+    const n = --this.n;
+    const lastAt = keys[2 * n]!;
+    const lastOrder = keys[2 * n + 1]!;
+    const lastItem = items.pop()!;
     if (n > 0) {
       let i = 0;
       for (;;) {
@@ -57,43 +69,34 @@ export class DueQueue {
         if (l >= n) break;
         const r = l + 1;
         let m = l;
-        if (r < n && (atOf[r]! < atOf[l]! || (atOf[r] === atOf[l] && orderOf[r]! < orderOf[l]!))) m = r;
-        const mAt = atOf[m]!;
-        if (!(mAt < lastAt || (mAt === lastAt && orderOf[m]! < lastOrder))) break;
-        atOf[i] = mAt;
-        orderOf[i] = orderOf[m]!;
-        ids[i] = ids[m]!;
+        let mAt = keys[2 * l]!;
+        let mOrder = keys[2 * l + 1]!;
+        if (r < n) {
+          const rAt = keys[2 * r]!;
+          const rOrder = keys[2 * r + 1]!;
+          if (rAt < mAt || (rAt === mAt && rOrder < mOrder)) {
+            m = r;
+            mAt = rAt;
+            mOrder = rOrder;
+          }
+        }
+        if (!(mAt < lastAt || (mAt === lastAt && mOrder < lastOrder))) break;
+        keys[2 * i] = mAt;
+        keys[2 * i + 1] = mOrder;
+        items[i] = items[m]!;
         i = m;
       }
-      atOf[i] = lastAt;
-      orderOf[i] = lastOrder;
-      ids[i] = lastId;
+      keys[2 * i] = lastAt;
+      keys[2 * i + 1] = lastOrder;
+      items[i] = lastItem;
     }
-    visit(id, at, move);
+    visit(item, at, move);
     return true;
   }
 
   clear(): void {
-    this.at = [];
-    this.order = [];
-    this.ids = [];
-  }
-
-  /** Whether (at, order) comes before slot `j`. */
-  private before(at: number, order: number, j: number): boolean {
-    const atJ = this.at[j]!;
-    return at < atJ || (at === atJ && order < this.order[j]!);
-  }
-
-  private place(to: number, from: number): void {
-    this.at[to] = this.at[from]!;
-    this.order[to] = this.order[from]!;
-    this.ids[to] = this.ids[from]!;
-  }
-
-  private set(i: number, at: number, order: number, id: string): void {
-    this.at[i] = at;
-    this.order[i] = order;
-    this.ids[i] = id;
+    this.keys = new Float64Array(2 * INITIAL);
+    this.items = [];
+    this.n = 0;
   }
 }

@@ -3,6 +3,7 @@ import type { WebhookSnapshot } from './snapshot-schema.js';
 import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
 import { DueQueue } from './due-queue.js';
+import { Fifo } from './fifo.js';
 import { StateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
@@ -28,9 +29,9 @@ export interface State {
   catalogVersion: number;
   tasks: Map<string, Task>;
   /** Ids of finished tasks, in the order they finished: the oldest beyond the retention bound are dropped. */
-  finished: Set<string>;
+  finished: Fifo;
   /** Planned task moves, earliest first: settling costs O(log n) per due move. */
-  due: DueQueue;
+  due: DueQueue<Task>;
   buckets: Map<string, Bucket>;
   anonymous: Map<string, Bucket>;
   idempotency: Map<string, IdempotencyEntry>;
@@ -86,8 +87,8 @@ function emptyState(): State {
     agentIndex: new Map(),
     catalogVersion: 0,
     tasks: new Map(),
-    finished: new Set(),
-    due: new DueQueue(),
+    finished: new Fifo(),
+    due: new DueQueue<Task>(),
     buckets: new Map(),
     anonymous: new Map(),
     idempotency: new Map(),
@@ -198,8 +199,8 @@ export function fromSnapshot(input: unknown): State {
     if (old.plannedCostNano === undefined) t.plannedCostNano = old.inputTokens * (old.priceNano?.input ?? 0) + old.plannedOutputTokens * (old.priceNano?.output ?? 0);
     delete old.priceNano;
     state.tasks.set(t.id, t);
-    if (t.status === 'queued') state.due.push(t.startAt, t.id, t.seq, 'start');
-    if (t.status === 'queued' || t.status === 'running') state.due.push(t.endAt, t.id, t.seq, 'end');
+    if (t.status === 'queued') state.due.push(t.startAt, t, t.seq, 'start');
+    else if (t.status === 'running') state.due.push(t.endAt, t, t.seq, 'end');
   }
   const ended = copy.tasks.filter((t) => t.status === 'completed' || t.status === 'failed');
   ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);

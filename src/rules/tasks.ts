@@ -115,14 +115,13 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
   };
   state.tasks.set(task.id, task);
   account.usage.tasks.queued += 1;
-  state.due.push(startAt, id, seq, 'start');
-  state.due.push(endAt, id, seq, 'end');
+  // One planned move per task in the queue at a time: its end is queued when it starts (see settleDue).
+  state.due.push(startAt, task, seq, 'start');
   env.onTaskEvent?.({ type: 'task.created', task, at: now });
   return task;
 }
 
-function move(env: TaskEnv, task: Task, to: TaskStatus): void {
-  const account = env.state.accounts.get(task.accountId);
+function move(account: Account | undefined, task: Task, to: TaskStatus): void {
   // Unfinished tasks are carried into each new period (syncPeriod), so the move always counts in the current one.
   if (account) {
     account.usage.tasks[task.status] -= 1;
@@ -159,10 +158,10 @@ export function resultOf(task: Task): unknown {
   return task.status === 'completed' ? resultFor(task) : null;
 }
 
-function start(env: TaskEnv, task: Task, at: number): void {
+function start(env: TaskEnv, task: Task, at: number, account = env.state.accounts.get(task.accountId)): void {
   if (task.status !== 'queued') return;
   task.startedAt = at;
-  move(env, task, 'running');
+  move(account, task, 'running');
   env.onTaskEvent?.({ type: 'task.started', task, at });
 }
 
@@ -171,7 +170,7 @@ export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed
   if (task.status === 'completed' || task.status === 'failed') return;
   const account = env.state.accounts.get(task.accountId);
   if (account) syncPeriod(account, at);
-  if (task.status === 'queued') start(env, task, at);
+  if (task.status === 'queued') start(env, task, at, account);
   task.completedAt = at;
   if (outcome === 'completed') {
     const cost = task.plannedCostNano;
@@ -191,7 +190,7 @@ export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed
     if (account) settleHold(account, task.holdNano);
   }
   task.holdNano = 0;
-  move(env, task, outcome);
+  move(account, task, outcome);
   env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
   env.state.finished.add(task.id);
   dropBeyondRetention(env);
@@ -201,11 +200,7 @@ export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed
 export function dropBeyondRetention(env: TaskEnv): void {
   const keep = env.taskRetention ?? Infinity;
   const { finished, tasks } = env.state;
-  while (finished.size > keep) {
-    const id = finished.values().next().value!;
-    finished.delete(id);
-    tasks.delete(id);
-  }
+  while (finished.size > keep) tasks.delete(finished.shift()!);
 }
 
 /**
@@ -215,13 +210,15 @@ export function dropBeyondRetention(env: TaskEnv): void {
 export function settleDue(env: TaskEnv, now: number, limit = Infinity): boolean {
   const { due } = env.state;
   if (due.peekAt() > now) return false;
-  const visit = (taskId: string, at: number, move: 'start' | 'end') => {
-    const task = env.state.tasks.get(taskId);
-    if (!task) return;
+  const visit = (task: Task, at: number, move: 'start' | 'end') => {
+    // A task dropped (retention) or ended early (control API) has ended: its planned moves change nothing.
+    if (task.status === 'completed' || task.status === 'failed') return;
     if (move === 'end') return finish(env, task, at, task.outcome); // (it brings the account's period up to `at`)
     const account = env.state.accounts.get(task.accountId);
     if (account) syncPeriod(account, at);
-    start(env, task, at);
+    start(env, task, at, account);
+    // Its end (same keys as if it had been queued at creation, so the order of moves is unchanged).
+    due.push(task.endAt, task, task.seq, 'end');
   };
   for (let n = 0; n < limit; n++) if (!due.popDue(now, visit)) return false;
   return due.peekAt() <= now;
