@@ -15,4 +15,12 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidOperator: true }],
     },
   },
+  {
+    // Small rooms (issue 17): no source file over 300 lines, no function over 80, counting every line.
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true }],
+    },
+  },
 );
