@@ -11,8 +11,14 @@ export default tseslint.config(
     rules: {
       // Template literals with numbers read naturally in messages (`${n} keys`).
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
-      // `(req, res) => res.json(…)` and `() => void promise` are the idiom of express handlers and callbacks.
-      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidOperator: true }],
+      // `(req, res) => res.json(…)`, `() => void promise` and `return next()` in a void function are the idiom of
+      // express handlers and callbacks.
+      '@typescript-eslint/no-confusing-void-expression': [
+        'error',
+        { ignoreArrowShorthand: true, ignoreVoidOperator: true, ignoreVoidReturningFunctions: true },
+      ],
+      // A leading underscore marks a parameter a signature needs but the body does not (express's `(err, req, res, _next)`).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
   {

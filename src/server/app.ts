@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
-import { errorBody } from '../rules/errors.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
-import { controlErrorHandler, createControlRouter } from './control.js';
+import { createControlRouter } from './control.js';
+import { controlErrorHandler, sendErrorBody } from './control-errors.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 import { hostOfHeader, isLoopback } from './loopback.js';
 import { WEBHOOK_USER_AGENT } from '../webhooks/url-guard.js';
@@ -25,7 +25,7 @@ export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken
     res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
   });
   app.use((req, res) => {
-    res.status(404).type('application/json; charset=utf-8').send(errorBody('not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`));
+    sendErrorBody(res, 404, 'not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`);
   });
   app.use(controlErrorHandler);
   const apiCors = cors({ ...API_CORS_OPTIONS, exposedHeaders: [...API_CORS_OPTIONS.exposedHeaders] });
@@ -35,7 +35,7 @@ export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken
 /** The sandbox's own webhook messages never act on a sandbox's control API (however their URL reached it). */
 function rejectWebhookLoop(req: express.Request, res: express.Response, next: express.NextFunction): void {
   if (req.get('user-agent') !== WEBHOOK_USER_AGENT) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API does not answer webhook messages of the sandbox.'));
+  sendErrorBody(res, 403, 'insufficient_scope', 'The control API does not answer webhook messages of the sandbox.');
 }
 
 /** The control API answers same-origin pages only: a request with another Origin is refused (no CORS, no CSRF). */
@@ -49,7 +49,7 @@ function rejectCrossOrigin(req: express.Request, res: express.Response, next: ex
     sameHost = false;
   }
   if (sameHost) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers same-origin requests only.'));
+  sendErrorBody(res, 403, 'insufficient_scope', 'The control API answers same-origin requests only.');
 }
 
 /**
@@ -59,5 +59,5 @@ function rejectCrossOrigin(req: express.Request, res: express.Response, next: ex
 function rejectForeignHost(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const hostname = hostOfHeader(req.get('host'));
   if (isLoopback(hostname)) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.'));
+  sendErrorBody(res, 403, 'insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.');
 }

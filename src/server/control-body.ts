@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { z, ZodType } from 'zod';
-import { errorBody } from '../rules/errors.js';
+import { sendErrorBody } from './control-errors.js';
 import { parseInput } from '../schemas.js';
 
 /** The largest control-API body (a whole state snapshot fits). */
@@ -13,7 +13,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 function refuse(req: Request, res: Response, code: string, status: number, message: string): void {
   // What the client still sends is not read: the connection closes after the answer.
   res.set('Connection', 'close');
-  res.status(status).type('application/json; charset=utf-8').send(errorBody(code, message));
+  sendErrorBody(res, status, code, message);
   req.unpipe();
   req.resume();
 }
@@ -72,7 +72,8 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
     try {
       req.body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
-      return void res.status(400).type('application/json; charset=utf-8').send(errorBody('invalid_request', 'Invalid request body: it is not valid JSON.'));
+      sendErrorBody(res, 400, 'invalid_request', 'Invalid request body: it is not valid JSON.');
+      return;
     }
     next();
   });
