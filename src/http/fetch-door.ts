@@ -5,12 +5,11 @@
  */
 import type { RequestHandler } from 'msw';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
-import { ERRORS, errorBody } from '../rules/errors.js';
+import { INTERNAL_ERROR } from './internal-error.js';
 import { answerUnmatched, IN_PROCESS_CLIENT } from './handlers.js';
 
 export type SandboxFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: errorBody('internal_error', ERRORS.internal_error.message) };
 
 /** Statuses whose Response may not carry a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
