@@ -10,7 +10,7 @@ import { SCENARIO_NAMES, type ScenarioName } from './scenarios/catalog.js';
 
 // ---- fields, shared by every door (the plain ones live in the model: model/field-schemas.ts) ----
 
-export const limitsPatch = z.strictObject({ rpm: limitValue.nullable().optional(), tpm: limitValue.nullable().optional() });
+const limitsPatch = z.strictObject({ rpm: limitValue.nullable().optional(), tpm: limitValue.nullable().optional() });
 const text = z.string({ error: 'must be a string' });
 const id = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(200, { error: 'is too long' });
 

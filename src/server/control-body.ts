@@ -4,9 +4,9 @@ import { sendErrorBody } from './control-errors.js';
 import { parseInput } from '../schemas.js';
 
 /** The largest control-API body (a whole state snapshot fits). */
-export const CONTROL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+const CONTROL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 /** The deepest nesting of arrays and objects a control body may have: a snapshot needs 6; 64 leaves room. */
-export const CONTROL_BODY_MAX_DEPTH = 64;
+const CONTROL_BODY_MAX_DEPTH = 64;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
