@@ -21,10 +21,10 @@ export type { FixtureSetName } from './model/fixture-sets.js';
 
 /** The engine of a new sandbox, its webhooks and (real clock) its settle loop; `initial` is the state `reset()` returns to. */
 function createEngine(options: SandboxOptions, settings: CoreSettings) {
-  let webhooks: WebhookDispatcher | undefined;
+  const webhooks: { current?: WebhookDispatcher } = {};
   const clock = createClock(settings.clockMode, settings.start, () => {
     settle(built);
-    webhooks?.clockMoved();
+    webhooks.current?.clockMoved();
   });
   const initialNow = clock.now();
   const initial = toSnapshot(stateFromFixtures(settings.fixtures, initialNow, periodBounds(initialNow)), settings.seed, initialNow);
@@ -45,9 +45,9 @@ function createEngine(options: SandboxOptions, settings: CoreSettings) {
     requestSeq: 0,
   };
   const hooks = new WebhookDispatcher(built, () => settle(built), options.webhooks);
-  webhooks = hooks;
+  webhooks.current = hooks;
   // Real clock: due moves are settled off the request path, so no request pays for an idle spell (settle-loop.ts).
-  const settleLoop = settings.clockMode === 'real' ? createSettleLoop(() => built, clock.now) : undefined;
+  const settleLoop = settings.clockMode === 'real' ? createSettleLoop(() => built, () => clock.now()) : undefined;
   built.onTaskEvent = (event) => {
     hooks.onTaskEvent(event);
     if (event.type === 'task.created') settleLoop?.arm();
@@ -120,8 +120,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       settleLoop?.arm();
     },
     async listen(listenOptions = {}) {
-      const { listen } = await loadServer();
-      return listen(sandbox, { handlers: options.handlers, ...listenOptions });
+      const server = await loadServer();
+      return server.listen(sandbox, { handlers: options.handlers, ...listenOptions });
     },
     webhooks: hooks,
     seed,

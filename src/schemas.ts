@@ -68,7 +68,8 @@ export const scenarioClearQuery = z.strictObject({
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what = 'the input'): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  throw new SandboxError(describeIssue(result.error.issues[0]!, what));
+  const issue = result.error.issues[0];
+  throw new SandboxError(issue ? describeIssue(issue, what) : `Invalid ${what}.`);
 }
 
 function describeIssue(issue: z.core.$ZodIssue, what: string): string {

@@ -73,9 +73,10 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
  */
 export async function main(argv: string[], io: CliIo): Promise<CliRun | undefined> {
   const config = parseCli(argv, io.env);
-  if (config.command === 'help') return void io.stdout(HELP);
-  if (config.command === 'version') return void io.stdout(`${version}\n`);
-  if (config.command === 'fixtures-export') return void io.stdout(`${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
+  if (config.command === 'help' || config.command === 'version' || config.command === 'fixtures-export') {
+    io.stdout(config.command === 'help' ? HELP : config.command === 'version' ? `${version}\n` : `${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
+    return undefined;
+  }
 
   const handlers = config.handlers === undefined ? undefined : await loadHandlers(config.handlers);
   const sandbox = createSandbox({

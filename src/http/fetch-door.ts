@@ -18,7 +18,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 function headerLookup(given: HeadersInit | undefined): Pick<Headers, 'get'> {
   if (given === undefined || given instanceof Headers || Array.isArray(given)) return new Headers(given);
   const byName = new Map<string, string>();
-  for (const name in given) byName.set(name.toLowerCase(), String((given as Record<string, string>)[name]));
+  for (const name in given) byName.set(name.toLowerCase(), String(given[name]));
   return { get: (name) => byName.get(name) ?? null };
 }
 
@@ -39,7 +39,7 @@ export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUr
     const request = plain ? undefined : new Request(input, init);
     const signal = request?.signal ?? init?.signal ?? undefined;
     signal?.throwIfAborted();
-    const url = new URL(request ? request.url : String(input));
+    const url = new URL(request ? request.url : input instanceof URL ? input.href : (input as string)); // not a Request: plain goes with a string or URL
     const method = (request?.method ?? init?.method ?? 'GET').toUpperCase();
     const headers = request ? request.headers : headerLookup(init?.headers);
     const body = request ? (method === 'GET' || method === 'HEAD' ? '' : await request.text()) : ((init?.body as string | null | undefined) ?? '');

@@ -63,7 +63,8 @@ export async function answerUnmatched(
   core: PlainResponse,
   baseUrl?: string,
 ): Promise<PlainResponse> {
-  const unmatched = core.unmatched!;
+  const unmatched = core.unmatched;
+  if (!unmatched) return core; // the core matched a route: nothing for user handlers
   const rateHeaders = Object.fromEntries(Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')));
   let answer: Response | undefined;
   try {
@@ -114,7 +115,7 @@ function settled(unmatched: NonNullable<PlainResponse['unmatched']>, core: Plain
 
 function errorCodeOf(body: string): string | null {
   try {
-    const json = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+    const json = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } } | null;
     return typeof json?.error?.code === 'string' && typeof json.error.message === 'string' ? json.error.code : null;
   } catch {
     return null;

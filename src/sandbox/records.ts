@@ -86,9 +86,12 @@ export function accountsApi(engine: Engine, seed: number, hooks: WebhookDispatch
       if (patch.plan !== undefined) a.plan = patch.plan;
       const previousNano = a.balanceNano;
       if (patch.balanceUsd !== undefined) a.balanceNano = usdToNano(patch.balanceUsd);
-      for (const [name, value] of Object.entries(patch.limits ?? {}) as ['rpm' | 'tpm', number | null][]) {
-        if (value === null) delete a.limits[name];
-        else a.limits[name] = value;
+      const limits = patch.limits ?? {};
+      for (const name of ['rpm', 'tpm'] as const) {
+        const value = limits[name];
+        if (value === null && name === 'rpm') delete a.limits.rpm; // null: back to the plan's limit
+        else if (value === null) delete a.limits.tpm;
+        else if (value !== undefined) a.limits[name] = value;
       }
       hooks.balanceSet(a.id, previousNano);
       return accountView(a);
@@ -124,8 +127,8 @@ export function tasksApi(engine: Engine): SandboxCore['tasks'] {
     },
     fail(id, error) {
       const t = openTask(engine, id);
-      const given = error as { code?: unknown; message?: unknown } | undefined; // JavaScript callers may pass anything
-      if (given !== undefined && !(given && typeof given.code === 'string' && typeof given.message === 'string')) {
+      const given: unknown = error; // JavaScript callers may pass anything
+      if (given !== undefined && !(typeof given === 'object' && given !== null && 'code' in given && typeof given.code === 'string' && 'message' in given && typeof given.message === 'string')) {
         throw new SandboxError('error must be { code: string, message: string }.');
       }
       finish(engine, t, engine.clock.now(), 'failed', { error });

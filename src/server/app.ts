@@ -22,14 +22,21 @@ export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken
   app.disable('etag');
   app.use('/__sandbox', rejectWebhookLoop, rejectCrossOrigin, ...(loopback ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
   app.get('/', (_req, res) => {
-    res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
+    res.json({ name: 'agent-work-sandbox', base_url: basePath, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
   });
   app.use((req, res) => {
     sendErrorBody(res, 404, 'not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`);
   });
   app.use(controlErrorHandler);
   const apiCors = cors({ ...API_CORS_OPTIONS, exposedHeaders: [...API_CORS_OPTIONS.exposedHeaders] });
-  return { app: (req, res) => app(req, res), apiCors: (req, res, next) => apiCors(req as never, res as never, next) };
+  return {
+    app: (req, res) => {
+      app(req, res);
+    },
+    apiCors: (req, res, next) => {
+      apiCors(req, res, next);
+    },
+  };
 }
 
 /** The sandbox's own webhook messages never act on a sandbox's control API (however their URL reached it). */
@@ -42,13 +49,7 @@ function rejectWebhookLoop(req: express.Request, res: express.Response, next: ex
 function rejectCrossOrigin(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const origin = req.get('origin');
   if (origin === undefined) return next();
-  let sameHost = false;
-  try {
-    sameHost = new URL(origin).host === req.get('host');
-  } catch {
-    sameHost = false;
-  }
-  if (sameHost) return next();
+  if (URL.canParse(origin) && new URL(origin).host === req.get('host')) return next();
   sendErrorBody(res, 403, 'insufficient_scope', 'The control API answers same-origin requests only.');
 }
 

@@ -38,15 +38,14 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
   let inString = false;
   let escaped = false;
   let done = false;
-  const onData = (chunk: Buffer) => {
+  const onData = (chunk: Buffer): void => {
     if (done) return;
     size += chunk.length;
     if (size > CONTROL_BODY_LIMIT_BYTES) {
       done = true;
       return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
     }
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i]!;
+    for (const c of chunk) {
       if (inString) {
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
@@ -70,7 +69,7 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
     if (done) return;
     done = true;
     try {
-      req.body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      req.body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
     } catch {
       sendErrorBody(res, 400, 'invalid_request', 'Invalid request body: it is not valid JSON.');
       return;

@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { JSON_CONTENT_TYPE } from '../core/handle.js';
 import { iso } from '../core/iso.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
+import type { StateSnapshot } from '../model/state.js';
 import { createOpenApiDocument } from '../core/openapi.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
@@ -60,7 +61,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     res.json(sandbox.snapshot());
   });
   router.put('/state', (req, res) => {
-    sandbox.restore(req.body);
+    sandbox.restore(req.body as StateSnapshot); // checked by restore (a SnapshotError, 400, names the wrong field)
     res.status(204).end();
   });
   router.use(createWebhooksRouter(sandbox));
@@ -85,7 +86,7 @@ function openApiRoute(sandbox: Sandbox): RequestHandler {
 
 /** With a control token: every request after this shows it (header `X-Sandbox-Token` or `?token=`), compared in constant time. */
 function requireControlToken(controlToken: string | undefined): RequestHandler {
-  return (req, res, next) => {
+  return (req, res, next): void => {
     if (controlToken === undefined) return next();
     const given = req.get('x-sandbox-token') ?? (typeof req.query.token === 'string' ? req.query.token : '');
     const a = Buffer.from(given);

@@ -57,7 +57,7 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   let loading: Promise<SlowPaths> | undefined;
   const slowPaths = (): Promise<SlowPaths> =>
     (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, isLoopback(host)))));
-  const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void) => {
+  const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void): void => {
     if (slow) return use(slow);
     slowPaths().then(use, () => {
       res.statusCode = 500;
