@@ -2,8 +2,8 @@
  * Webhooks: task moves and low balances become signed messages, queued per endpoint and delivered on the sandbox
  * clock. Events are made synchronously inside the request core (exactly once per move, in order); signing (Web
  * Crypto) and sending (fetch or a callback) are async, so they happen in a delivery loop that `flush()` awaits.
- * The parts: settings.ts (options), journal.ts (deliveries and views), queue.ts (what falls due when), delivery.ts
- * (one attempt and the retry decision), endpoints.ts (checked endpoints).
+ * The parts: settings.ts (options), journal.ts (deliveries and views), loop.ts (the delivery loop, over queue.ts and
+ * delivery.ts: one attempt and the retry decision), endpoints.ts (checked endpoints).
  */
 import type { Engine } from '../core/engine.js';
 import { SandboxError } from '../errors.js';
@@ -12,35 +12,22 @@ import { hash53, seededId } from '../model/random.js';
 import type { WebhookSnapshot } from '../model/snapshot-schema.js';
 import type { Effects } from '../rules/effects.js';
 import type { TaskEvent } from '../rules/tasks.js';
-import { attempt } from './delivery.js';
 import { initialEndpoints, newEndpoint, testTargets } from './endpoints.js';
 import { creditsLowEvent, isWebhookEventType, sampleEvent, taskEvent, type WebhookEvent, type WebhookEventType } from './events.js';
 import { deliveryView, DeliveryJournal, endpointView, type Delivery, type Endpoint } from './journal.js';
-import { DeliveryQueue } from './queue.js';
+import { DeliveryLoop } from './loop.js';
 import { webhookSettings, type WebhookSettings } from './settings.js';
 import { secretBytes } from './signature.js';
-import { refusedUrl } from './url-guard.js';
-import { deadline, WakeTimer } from './wake-timer.js';
 import type { AddWebhookInput, DeliveryFilter, SandboxWebhooks, WebhookDelivery, WebhookEndpoint, WebhookOptions } from './types.js';
 
 export class WebhookDispatcher implements SandboxWebhooks {
   private readonly config: WebhookSettings;
-  private endpoints = new Map<string, Endpoint>();
+  private readonly endpoints = new Map<string, Endpoint>();
   private readonly journal: DeliveryJournal;
-  private readonly queue = new DeliveryQueue();
+  private readonly loop: DeliveryLoop;
   /** Accounts told `credits.low` that have not been back at or above the threshold since. */
   private low = new Set<string>();
   private counters = { endpoint: 0, event: 0, delivery: 0 };
-  /** Bumped by reset(): attempts in flight from before are dropped. */
-  private generation = 0;
-  private running: Promise<void> | undefined;
-  private again = false;
-  /** Real clock only: wakes at the next task move or delivery, settles and delivers. */
-  private readonly wake = new WakeTimer(() => {
-    this.settle();
-    this.kick();
-  });
-
   constructor(
     private readonly engine: Engine,
     /** Settles the task moves due at the clock's time (they emit events through `onTaskEvent`). */
@@ -49,6 +36,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
   ) {
     this.config = webhookSettings(options);
     this.journal = new DeliveryJournal(this.config.kept);
+    this.loop = new DeliveryLoop(engine, settle, this.config, this.journal, this.endpoints, this);
     this.registerInitial();
   }
 
@@ -70,7 +58,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
 
   /** The clock moved: what fell due is delivered. */
   clockMoved(): void {
-    if (this.endpoints.size > 0) this.kick();
+    if (this.endpoints.size > 0) this.loop.kick();
   }
 
   private checkBalance(accountId: string, at: number): void {
@@ -96,9 +84,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const effects = this.effectsFor(accountId);
     for (const endpoint of targets) {
       const d = this.enqueue(endpoint, event, body, effects, null, at);
-      if (effects.webhookDelayMs) this.queue.schedule(d, at + effects.webhookDelayMs + this.jitter(d, effects.webhookDelayJitterMs ?? 0));
+      if (effects.webhookDelayMs) this.loop.schedule(d, at + effects.webhookDelayMs + this.jitter(d, effects.webhookDelayJitterMs ?? 0));
     }
-    this.kick();
+    this.loop.kick();
   }
 
   private nextEventId(): string {
@@ -129,61 +117,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
       badSignature: effects.webhookBadSignature === true,
       duplicates: effects.webhookDuplicates === true,
     };
-    this.queue.schedule(d, at);
+    this.loop.schedule(d, at);
     this.journal.add(d);
     return d;
-  }
-
-  // ---- delivery (async) ----
-
-  private kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      await null;
-      do {
-        this.again = false;
-        for (let batch = this.queue.takeDue(this.engine.clock.now()); batch.size > 0; batch = this.queue.takeDue(this.engine.clock.now())) {
-          // Endpoints in parallel, each endpoint's messages one after another in the order they fell due.
-          await Promise.all([...batch.values()].map(async (lane) => {
-            for (const d of lane) await this.attempt(d);
-          }));
-        }
-      } while (this.again);
-    })().finally(() => {
-      this.running = undefined;
-      this.arm();
-    });
-  }
-
-  private async attempt(d: Delivery): Promise<void> {
-    const generation = this.generation;
-    const clock = this.engine.clock;
-    // Under a manual clock an attempt happens when the clock reaches it, so its time is the time it fell due.
-    const at = clock.mode === 'manual' && d.dueAt !== null ? d.dueAt : clock.now();
-    d.dueAt = null;
-    const endpoint = this.endpoints.get(d.endpointId);
-    if (!endpoint) {
-      d.status = 'failed';
-      return;
-    }
-    const ended = await attempt(d, endpoint, at, {
-      seed: this.engine.seed,
-      settings: this.config,
-      refused: (url) => refusedUrl(this, url),
-      current: () => generation === this.generation,
-      retry: (later, when) => this.queue.schedule(later, when),
-    });
-    if (ended) this.journal.prune();
-  }
-
-  /** Real clock only: the wake-up follows the next task move or delivery. */
-  private arm(): void {
-    if (this.engine.clock.mode !== 'real' || this.endpoints.size === 0) return this.wake.clear();
-    const nextDelivery = this.queue.due(Infinity, false)?.dueAt ?? Infinity;
-    this.wake.set(Math.min(this.engine.state.due.peekAt(), nextDelivery), this.engine.clock.now());
   }
 
   // ---- the library surface ----
@@ -192,7 +128,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const endpoint = newEndpoint(this.engine, this, input, this.counters.endpoint + 1);
     this.counters.endpoint += 1;
     this.endpoints.set(endpoint.id, endpoint);
-    this.arm();
+    this.loop.arm();
     return endpointView(endpoint);
   }
 
@@ -203,7 +139,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
   remove(id: string): void {
     if (!this.endpoints.delete(id)) throw new SandboxError(`No webhook endpoint '${id}'.`, 'not_found');
     this.journal.failPending(id);
-    this.arm();
+    this.loop.arm();
   }
 
   deliveries(filter: DeliveryFilter = {}): WebhookDelivery[] {
@@ -239,18 +175,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
    * Delivers what is due and waits for it, for at most `flushTimeoutMs` (default 30 s) in all: a slow receiver cannot
    * hold a flush (or a control-API call that flushes) longer. What is still in flight then goes on in the background.
    */
-  async flush(): Promise<void> {
-    this.settle();
-    const bound = deadline(this.config.flushTimeoutMs);
-    try {
-      for (;;) {
-        if (!this.running && !this.queue.due(this.engine.clock.now(), false)) return;
-        this.kick();
-        if ((await Promise.race([this.running, bound.reached])) === 'bound') return;
-      }
-    } finally {
-      bound.cancel();
-    }
+  flush(): Promise<void> {
+    return this.loop.flush();
   }
 
   /** The endpoints with a url and the delivery journal, as data (a callback cannot be saved: its endpoint is left out). */
@@ -266,26 +192,22 @@ export class WebhookDispatcher implements SandboxWebhooks {
 
   /** Replaces the endpoints with url and the journal with a saved one (callback endpoints stay); pending ones are due again. */
   load(saved: WebhookSnapshot): void {
-    this.generation += 1;
-    this.wake.clear();
+    this.loop.stop();
     for (const [id, e] of this.endpoints) if (e.url !== null) this.endpoints.delete(id);
-    this.queue.clear();
     for (const e of saved.endpoints) {
       this.endpoints.set(e.id, { id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, bytes: secretBytes(e.secret), createdAt: e.createdAt });
     }
-    for (const d of this.journal.load(saved.deliveries, this.engine.clock.now())) this.queue.schedule(d, d.dueAt ?? this.engine.clock.now());
+    for (const d of this.journal.load(saved.deliveries, this.engine.clock.now())) this.loop.schedule(d, d.dueAt ?? this.engine.clock.now());
     this.low = new Set(saved.low);
     this.counters = { endpoint: saved.counters.endpoint, event: saved.counters.event, delivery: saved.counters.delivery };
-    this.arm();
+    this.loop.arm();
   }
 
   /** Back to the start: the endpoints of the options only, no deliveries, counters from zero. */
   reset(): void {
-    this.generation += 1;
-    this.wake.clear();
+    this.loop.stop();
     this.endpoints.clear();
     this.journal.clear();
-    this.queue.clear();
     this.low.clear();
     this.counters = { endpoint: 0, event: 0, delivery: 0 };
     this.registerInitial();

@@ -19,7 +19,8 @@ export function newEndpoint(engine: Engine, owner: object, input: AddWebhookInpu
   if (!plan.webhooks) {
     throw new SandboxError(`Webhooks are a feature of the Pro and Enterprise plans; account '${account.id}' is on the ${plan.name} plan.`);
   }
-  const hasUrl = input.url !== undefined && input.url !== null;
+  const given: unknown = input.url; // null from a JavaScript caller means none
+  const hasUrl = given !== undefined && given !== null;
   if (hasUrl === (input.callback !== undefined)) throw new SandboxError('Give a webhook endpoint either a url or a callback (one of them).');
   if (input.callback !== undefined && typeof input.callback !== 'function') throw new SandboxError('callback must be a function.');
   const url = hasUrl ? parseInput(webhookUrl, input.url, 'url') : null;
