@@ -51,20 +51,7 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   // The two CORS headers of an API answer go into the door's single writeHead.
   const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers, ['Access-Control-Allow-Origin', API_CORS_ORIGIN, 'Access-Control-Expose-Headers', API_CORS_EXPOSED]);
 
-  // Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
-  // start-up time, and the API's hot path does not use it.
-  let slow: SlowPaths | undefined;
-  let loading: Promise<SlowPaths> | undefined;
-  const slowPaths = (): Promise<SlowPaths> =>
-    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, isLoopback(host)))));
-  const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void): void => {
-    if (slow) return use(slow);
-    slowPaths().then(use, () => {
-      res.statusCode = 500;
-      res.setHeader('Content-Type', JSON_CONTENT_TYPE);
-      res.end(errorBody('internal_error', ERRORS.internal_error.message));
-    });
-  };
+  const { viaSlow, preload } = slowPathLoader(sandbox, basePath, controlToken, isLoopback(host));
 
   const server = createServer(serverTimeouts(options), (req: IncomingMessage, res: ServerResponse) => {
     // Sockets are tracked by their unanswered requests, so that closing waits for answers still to be written
@@ -102,7 +89,7 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
     });
   });
   // Preloaded shortly after, so that the first request to the API is not queued behind compiling express.
-  setTimeout(() => void slowPaths().catch(() => undefined), 250).unref();
+  setTimeout(preload, 250).unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -119,6 +106,27 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
       return closeGracefully(server, inFlight);
     },
   };
+}
+
+/**
+ * Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
+ * start-up time, and the API's hot path does not use it. `viaSlow` hands a request to it once loaded.
+ */
+function slowPathLoader(sandbox: Sandbox, basePath: string, controlToken: string | undefined, loopback: boolean) {
+  let slow: SlowPaths | undefined;
+  let loading: Promise<SlowPaths> | undefined;
+  const slowPaths = (): Promise<SlowPaths> =>
+    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, loopback))));
+  const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void): void => {
+    if (slow) return use(slow);
+    slowPaths().then(use, () => {
+      res.statusCode = 500;
+      res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+      res.end(errorBody('internal_error', ERRORS.internal_error.message));
+    });
+  };
+  const preload = (): void => void slowPaths().catch(() => undefined);
+  return { viaSlow, preload };
 }
 
 /**
