@@ -28,8 +28,8 @@ export interface Sandbox extends SandboxCore {
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const core = createSandboxCore(options);
   return Object.assign(core, {
-    handlers: createHandlers(core.handle, options.baseUrl, options.handlers),
-    fetch: createFetch(core.handle, options.baseUrl, options.handlers),
+    handlers: createHandlers((req) => core.handle(req), options.baseUrl, options.handlers),
+    fetch: createFetch((req) => core.handle(req), options.baseUrl, options.handlers),
   });
 }
 

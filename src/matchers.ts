@@ -29,7 +29,7 @@ interface Audited {
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 function findingsOf(received: unknown, accountId: string | undefined): AuditFinding[] {
-  if (Array.isArray(received)) return received.filter((f: AuditFinding) => accountId === undefined || f.account_id === accountId);
+  if (Array.isArray(received)) return (received as AuditFinding[]).filter((f) => accountId === undefined || f.account_id === accountId);
   if (received && typeof (received as Audited).audit === 'function') return (received as Audited).audit(accountId === undefined ? {} : { accountId });
   throw new TypeError('toHaveCleanAudit: expect a sandbox (createSandbox, setupSandbox().sandbox) or an array of audit findings.');
 }

@@ -10,7 +10,7 @@ import { SCENARIO_NAMES, type ScenarioName } from './scenarios/catalog.js';
 
 // ---- fields, shared by every door (the plain ones live in the model: model/field-schemas.ts) ----
 
-export const limitsPatch = z.strictObject({ rpm: limitValue.nullable().optional(), tpm: limitValue.nullable().optional() });
+const limitsPatch = z.strictObject({ rpm: limitValue.nullable().optional(), tpm: limitValue.nullable().optional() });
 const text = z.string({ error: 'must be a string' });
 const id = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(200, { error: 'is too long' });
 
@@ -68,7 +68,8 @@ export const scenarioClearQuery = z.strictObject({
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what = 'the input'): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  throw new SandboxError(describeIssue(result.error.issues[0]!, what));
+  const issue = result.error.issues[0];
+  throw new SandboxError(issue ? describeIssue(issue, what) : `Invalid ${what}.`);
 }
 
 function describeIssue(issue: z.core.$ZodIssue, what: string): string {

@@ -39,8 +39,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 };
 // The `server` entry (src/server.ts) and the folder src/server/ are one part.
 
+// Ambient declarations (src/raw.d.ts: text imports are strings) hold no code and import nothing: not a part.
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
 
 /** Every module specifier a file names: `import … from`, `export … from`, `import(…)`, `import type`. */
 const specifiersOf = (text: string): string[] =>

@@ -6,8 +6,8 @@ import { webhookUrl as WEBHOOK_URL } from '../schemas.js';
 import ms, { type StringValue } from 'ms';
 import { DEFAULT_STATE_SYNC_MS, type StateSync } from '../server/durable-state.js';
 
-export const DEFAULT_PORT = 4747;
-export const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
+const DEFAULT_PORT = 4747;
+const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';
 
 export interface CliConfig {
   command: 'serve' | 'help' | 'version' | 'fixtures-export';

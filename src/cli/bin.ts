@@ -23,8 +23,8 @@ const stop = () => {
     .then((run) => run?.stop())
     .then(
       () => process.exit(0),
-      (error: Error) => {
-        io.stderr(`agent-work-sandbox: ${error.message}\n`);
+      (error: unknown) => {
+        io.stderr(`agent-work-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exit(1);
       },
     );

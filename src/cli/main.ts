@@ -73,9 +73,10 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
  */
 export async function main(argv: string[], io: CliIo): Promise<CliRun | undefined> {
   const config = parseCli(argv, io.env);
-  if (config.command === 'help') return void io.stdout(HELP);
-  if (config.command === 'version') return void io.stdout(`${version}\n`);
-  if (config.command === 'fixtures-export') return void io.stdout(`${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
+  if (config.command === 'help' || config.command === 'version' || config.command === 'fixtures-export') {
+    io.stdout(config.command === 'help' ? HELP : config.command === 'version' ? `${version}\n` : `${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
+    return undefined;
+  }
 
   const handlers = config.handlers === undefined ? undefined : await loadHandlers(config.handlers);
   const sandbox = createSandbox({
@@ -88,32 +89,12 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
   });
-  if (config.state) {
-    // Fail now, not at exit after a session's work: the state file must be writable.
-    assertStateWritable(config.state);
-    removeStaleTempFiles(config.state);
-    const saved = loadStateFile(config.state);
-    if (saved !== undefined) {
-      try {
-        sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
-      } catch (error) {
-        if (!(error instanceof SnapshotError)) throw error;
-        throw new StateFileError(`The state file ${config.state} cannot be loaded: ${error.message.replace(/\n/g, '\n  ')}\nIt was left untouched; move it away, fix it, or pass another --state file.`);
-      }
-    }
-  }
+  if (config.state) restoreStateFile(sandbox, config.state);
   // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
   const saver = config.state ? createStateSaver(config.state, () => sandbox.snapshot(), config.stateSync, (error) => io.stderr(`agent-work-sandbox: ${error.message}\n`)) : undefined;
-  let server: SandboxServer;
-  try {
-    server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken, beforeAnswer: config.stateSync === 'exit' ? undefined : saver?.beforeAnswer });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new StartError(`Port ${config.port} on ${config.host} is already in use. Choose another with --port or PORT (0 picks a free one).`);
-    if (code === 'EACCES') throw new StartError(`No permission to listen on ${config.host}:${config.port}. Choose a port above 1023 with --port.`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new StartError(`Cannot listen on host ${config.host}: the address is not available here.`);
-    throw error;
-  }
+  const server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken, beforeAnswer: config.stateSync === 'exit' ? undefined : saver?.beforeAnswer }).catch((error: unknown) => {
+    throw startError(error, config.host, config.port);
+  });
   io.stdout(config.quiet ? `${server.url}${sandbox.basePath}\n` : banner(sandbox, {
     version,
     url: server.url,
@@ -135,16 +116,42 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
         await saver?.stop();
         const audit = auditSummary(sandbox);
         if (audit) io.stderr(audit);
-        if (!config.state) return;
-        const snapshot = sandbox.snapshot();
-        try {
-          saveStateFile(config.state, snapshot);
-        } catch (error) {
-          // Keep the session's state somewhere, and say where; the previous state file is untouched.
-          const rescue = saveRescueFile(snapshot);
-          throw new StateFileError(`${(error as Error).message}${rescue ? ` This session's state was saved to ${rescue} instead.` : ''}`);
-        }
-        io.stderr(`agent-work-sandbox: state saved to ${config.state}\n`);
+        if (config.state) saveAtExit(sandbox, config.state, io);
       })()),
   };
+}
+
+/** `--state FILE` at start: writable (fail now, not at exit after a session's work), and loaded when it exists. */
+function restoreStateFile(sandbox: Sandbox, path: string): void {
+  assertStateWritable(path);
+  removeStaleTempFiles(path);
+  const saved = loadStateFile(path);
+  if (saved === undefined) return;
+  try {
+    sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
+  } catch (error) {
+    if (!(error instanceof SnapshotError)) throw error;
+    throw new StateFileError(`The state file ${path} cannot be loaded: ${error.message.replace(/\n/g, '\n  ')}\nIt was left untouched; move it away, fix it, or pass another --state file.`);
+  }
+}
+
+/** The state saved at exit; when that fails, kept in a rescue file (the previous state file is untouched), and said where. */
+function saveAtExit(sandbox: Sandbox, path: string, io: CliIo): void {
+  const snapshot = sandbox.snapshot();
+  try {
+    saveStateFile(path, snapshot);
+  } catch (error) {
+    const rescue = saveRescueFile(snapshot);
+    throw new StateFileError(`${error instanceof Error ? error.message : String(error)}${rescue ? ` This session's state was saved to ${rescue} instead.` : ''}`);
+  }
+  io.stderr(`agent-work-sandbox: state saved to ${path}\n`);
+}
+
+/** A failed listen as the CLI says it (port in use, no permission, no such address), else the error itself. */
+function startError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return new StartError(`Port ${String(port)} on ${host} is already in use. Choose another with --port or PORT (0 picks a free one).`);
+  if (code === 'EACCES') return new StartError(`No permission to listen on ${host}:${String(port)}. Choose a port above 1023 with --port.`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartError(`Cannot listen on host ${host}: the address is not available here.`);
+  return error;
 }

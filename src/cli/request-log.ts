@@ -5,7 +5,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { maskKeys } from '../core/journal.js';
 
-export interface LogLine {
+interface LogLine {
   time: string;
   method: string;
   path: string;
@@ -21,7 +21,7 @@ const BEARER = /^Bearer\s+(\S+)/i;
 const MAGIC = /^ak_magic_([a-z_]+)$/;
 
 /** What is logged of one answered request. */
-export function logLine(req: IncomingMessage, res: ServerResponse, ms: number, now: Date): LogLine {
+function logLine(req: IncomingMessage, res: ServerResponse, ms: number, now: Date): LogLine {
   const key = BEARER.exec(req.headers.authorization ?? '')?.[1] ?? null;
   const header = req.headers['x-sandbox-scenario'];
   const scenario = (Array.isArray(header) ? header.join(',') : header) || (key && MAGIC.exec(key)?.[1]?.replace(/_/g, '-')) || null;
@@ -37,7 +37,7 @@ export function logLine(req: IncomingMessage, res: ServerResponse, ms: number, n
 }
 
 /** `12:00:01 GET /api/v1/ext/agents 200 1.2 ms  ak_AbCd…  [rate-limited]` */
-export function formatText(line: LogLine): string {
+function formatText(line: LogLine): string {
   const extra = [line.key, line.scenario && `[${line.scenario}]`].filter(Boolean).join('  ');
   return `${line.time.slice(11, 19)} ${line.method} ${line.path} ${line.status} ${line.ms} ms${extra ? `  ${extra}` : ''}\n`;
 }

@@ -22,6 +22,6 @@ export interface Engine extends TaskEnv {
 }
 
 /** What the core tells the integration audit about each answered request (implemented by src/audit/auditor.ts). */
-export interface AuditObserver {
+interface AuditObserver {
   observe(id: number, req: PlainRequest, status: number, code: string | null, accountId: string | null, now: number, trace: RawTrace, response: PlainResponse | undefined): void;
 }

@@ -78,51 +78,60 @@ export interface OpenApiOptions {
 export function createOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [operationId, route] of Object.entries(ROUTES) as [OperationId, (typeof ROUTES)[OperationId]][]) {
-    const op = OPERATIONS[operationId];
     const [method, path] = route.endpoint.split(' ') as [string, string];
-    const openApiPath = path.replace(/:id\b/, '{id}');
-    const parameters: unknown[] = [];
-    if (path.includes(':id')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: operationId === 'getAgent' ? 'Agent identifier.' : 'Task identifier.' });
-    if (operationId === 'listAgents') {
-      parameters.push(
-        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: 'Page size.' },
-        { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page.' },
-      );
-    }
-    if (operationId === 'createTask') {
-      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Sandbox extension: the same key and body within 24 h return the first task (with `Idempotent-Replayed: true`) and charge once.' });
-    }
-    parameters.push({ $ref: '#/components/parameters/X-Sandbox-Scenario' });
-    const successHeaders: Record<string, unknown> = { ...RATE_HEADERS };
-    if (operationId === 'createTask') {
-      successHeaders.Location = { description: 'The path of the created task.', schema: { type: 'string' } };
-      successHeaders['Idempotent-Replayed'] = { description: '`true` when the answer is the replay of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } };
-    }
-    const operation: Record<string, unknown> = {
-      operationId,
-      summary: op.summary,
-      description: `Requires the scope \`${route.scope}\` (or \`admin\`).`,
-      tags: [path.split('/')[2]],
-      'x-required-scope': route.scope,
-      parameters,
-      responses: {
-        [String(op.status)]: {
-          description: op.summary.replace(/^\w+ /, ''),
-          headers: successHeaders,
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.schema}` } } },
-        },
-        ...errorResponses([...new Set([...EVERY_REQUEST, ...op.errors])]),
-      },
-    };
-    if (operationId === 'createTask') {
-      operation.requestBody = {
-        required: true,
-        description: `JSON, at most ${MAX_BODY_BYTES} bytes.`,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskBody' } } },
-      };
-    }
-    (paths[openApiPath] ??= {})[method.toLowerCase()] = operation;
+    (paths[path.replace(/:id\b/, '{id}')] ??= {})[method.toLowerCase()] = operationOf(operationId, route, path);
   }
+  return document(paths, options);
+}
+
+/** The OpenAPI operation of one route. */
+function operationOf(operationId: OperationId, route: (typeof ROUTES)[OperationId], path: string): Record<string, unknown> {
+  const op = OPERATIONS[operationId];
+  const parameters: unknown[] = [];
+  if (path.includes(':id')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: operationId === 'getAgent' ? 'Agent identifier.' : 'Task identifier.' });
+  if (operationId === 'listAgents') {
+    parameters.push(
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: 'Page size.' },
+      { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page.' },
+    );
+  }
+  if (operationId === 'createTask') {
+    parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Sandbox extension: the same key and body within 24 h return the first task (with `Idempotent-Replayed: true`) and charge once.' });
+  }
+  parameters.push({ $ref: '#/components/parameters/X-Sandbox-Scenario' });
+  const successHeaders: Record<string, unknown> = { ...RATE_HEADERS };
+  if (operationId === 'createTask') {
+    successHeaders.Location = { description: 'The path of the created task.', schema: { type: 'string' } };
+    successHeaders['Idempotent-Replayed'] = { description: '`true` when the answer is the replay of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } };
+  }
+  const operation: Record<string, unknown> = {
+    operationId,
+    summary: op.summary,
+    description: `Requires the scope \`${route.scope}\` (or \`admin\`).`,
+    tags: [path.split('/')[2]],
+    'x-required-scope': route.scope,
+    parameters,
+    responses: {
+      [String(op.status)]: {
+        description: op.summary.replace(/^\w+ /, ''),
+        headers: successHeaders,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.schema}` } } },
+      },
+      ...errorResponses([...new Set([...EVERY_REQUEST, ...op.errors])]),
+    },
+  };
+  if (operationId === 'createTask') {
+    operation.requestBody = {
+      required: true,
+      description: `JSON, at most ${MAX_BODY_BYTES} bytes.`,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskBody' } } },
+    };
+  }
+  return operation;
+}
+
+/** The document around the paths. */
+function document(paths: Record<string, Record<string, unknown>>, options: OpenApiOptions): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {

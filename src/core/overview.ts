@@ -2,10 +2,9 @@ import { PLANS } from '../model/plans.js';
 import { limitsOf } from '../rules/accounts.js';
 import { WINDOW_MS } from '../rules/rate-limit.js';
 import type { Engine } from './engine.js';
+import { iso } from './iso.js';
 import type { SummaryFields } from './journal.js';
 import { accountView, taskView } from './views.js';
-
-const iso = (t: number) => new Date(t).toISOString();
 
 export interface OverviewOptions {
   /** Most recent tasks to include. Default 200. */

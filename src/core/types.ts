@@ -23,7 +23,7 @@ export interface PlainRequest {
 }
 
 /** The caller of a request no route matched, and how the door reports what it answered instead of the 404. */
-export interface Unmatched {
+interface Unmatched {
   accountId: string;
   keyId: string;
   scopes: string[];

@@ -5,12 +5,11 @@
  */
 import type { RequestHandler } from 'msw';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
-import { ERRORS, errorBody } from '../rules/errors.js';
+import { INTERNAL_ERROR } from './internal-error.js';
 import { answerUnmatched, IN_PROCESS_CLIENT } from './handlers.js';
 
 export type SandboxFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: errorBody('internal_error', ERRORS.internal_error.message) };
 
 /** Statuses whose Response may not carry a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -19,7 +18,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 function headerLookup(given: HeadersInit | undefined): Pick<Headers, 'get'> {
   if (given === undefined || given instanceof Headers || Array.isArray(given)) return new Headers(given);
   const byName = new Map<string, string>();
-  for (const name in given) byName.set(name.toLowerCase(), String((given as Record<string, string>)[name]));
+  for (const name in given) byName.set(name.toLowerCase(), String(given[name]));
   return { get: (name) => byName.get(name) ?? null };
 }
 
@@ -40,7 +39,7 @@ export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUr
     const request = plain ? undefined : new Request(input, init);
     const signal = request?.signal ?? init?.signal ?? undefined;
     signal?.throwIfAborted();
-    const url = new URL(request ? request.url : String(input));
+    const url = new URL(request ? request.url : input instanceof URL ? input.href : (input as string)); // not a Request: plain goes with a string or URL
     const method = (request?.method ?? init?.method ?? 'GET').toUpperCase();
     const headers = request ? request.headers : headerLookup(init?.headers);
     const body = request ? (method === 'GET' || method === 'HEAD' ? '' : await request.text()) : ((init?.body as string | null | undefined) ?? '');

@@ -5,6 +5,8 @@
 import { delay, getResponse, http, HttpResponse, type RequestHandler } from 'msw';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
 import { ERRORS, errorBody, type ErrorCode } from '../rules/errors.js';
+import { JSON_CONTENT_TYPE } from '../core/handle.js';
+import { INTERNAL_ERROR } from './internal-error.js';
 
 export const IN_PROCESS_CLIENT = 'in-process';
 
@@ -35,7 +37,7 @@ export function createHandlers(handle: (req: PlainRequest) => PlainResponse, bas
         });
       } catch {
         // msw would answer a thrown error with its stack: answer in the error shape instead, like the node door.
-        res = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: errorBody('internal_error', ERRORS.internal_error.message) };
+        res = { ...INTERNAL_ERROR, headers: { ...INTERNAL_ERROR.headers } };
       }
       if (res.unmatched) res = await answerUnmatched(userHandlers, { url: request.url, method: request.method, headers: request.headers, body }, res);
       if (res.delayMs) await delay(res.delayMs);
@@ -48,7 +50,6 @@ export function createHandlers(handle: (req: PlainRequest) => PlainResponse, bas
 /** Headers the door sets on a request it hands to user handlers (a client's own values are replaced). */
 export const CALLER_HEADERS = { account: 'x-sandbox-account-id', key: 'x-sandbox-key-id', scopes: 'x-sandbox-scopes' } as const;
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Runs a user's msw handlers on a request the API's routes did not match (it already passed the key and rate
@@ -62,7 +63,8 @@ export async function answerUnmatched(
   core: PlainResponse,
   baseUrl?: string,
 ): Promise<PlainResponse> {
-  const unmatched = core.unmatched!;
+  const unmatched = core.unmatched;
+  if (!unmatched) return core; // the core matched a route: nothing for user handlers
   const rateHeaders = Object.fromEntries(Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')));
   let answer: Response | undefined;
   try {
@@ -77,7 +79,7 @@ export async function answerUnmatched(
     const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : undefined });
     answer = await getResponse([...handlers], forwarded, baseUrl ? { baseUrl } : undefined);
   } catch {
-    return settled(unmatched, core, 500, errorBody('internal_error', ERRORS.internal_error.message), { 'Content-Type': JSON_TYPE, ...rateHeaders }, 'internal_error');
+    return settled(unmatched, core, 500, errorBody('internal_error', ERRORS.internal_error.message), { 'Content-Type': JSON_CONTENT_TYPE, ...rateHeaders }, 'internal_error');
   }
   if (!answer) {
     unmatched.record(core.status, 'not_found');
@@ -100,7 +102,7 @@ export async function answerUnmatched(
       body = errorBody(fallback, body.trim() === '' || body.length > 500 ? ERRORS[fallback].message : body.trim());
       code = fallback;
       delete out['content-type'];
-      out['Content-Type'] = JSON_TYPE;
+      out['Content-Type'] = JSON_CONTENT_TYPE;
     }
   }
   return settled(unmatched, core, answer.status, body, { ...out, ...rateHeaders }, code);
@@ -113,7 +115,7 @@ function settled(unmatched: NonNullable<PlainResponse['unmatched']>, core: Plain
 
 function errorCodeOf(body: string): string | null {
   try {
-    const json = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+    const json = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } } | null;
     return typeof json?.error?.code === 'string' && typeof json.error.message === 'string' ? json.error.code : null;
   } catch {
     return null;

@@ -32,7 +32,8 @@ const OPTION_RANGES: Record<keyof ScenarioOptions, [number, number]> = {
 };
 
 /** Validates a scenario's options (`jitter_ms` is accepted for `jitterMs`, as JSON spells it); returns a clean copy. */
-function checkOptions(name: string, options: ScenarioOptions & { jitter_ms?: number }): ScenarioOptions {
+/** `options` may be missing or null from a JavaScript caller. */
+function checkOptions(name: string, options: (ScenarioOptions & { jitter_ms?: number }) | null | undefined): ScenarioOptions {
   const out: ScenarioOptions = {};
   for (const [raw, value] of Object.entries(options ?? {})) {
     if (value === undefined) continue;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
-import { errorBody } from '../rules/errors.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
-import { controlErrorHandler, createControlRouter } from './control.js';
+import { createControlRouter } from './control.js';
+import { controlErrorHandler, sendErrorBody } from './control-errors.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 import { hostOfHeader, isLoopback } from './loopback.js';
 import { WEBHOOK_USER_AGENT } from '../webhooks/url-guard.js';
@@ -22,34 +22,35 @@ export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken
   app.disable('etag');
   app.use('/__sandbox', rejectWebhookLoop, rejectCrossOrigin, ...(loopback ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
   app.get('/', (_req, res) => {
-    res.json({ name: 'agent-work-sandbox', base_url: `${basePath}`, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
+    res.json({ name: 'agent-work-sandbox', base_url: basePath, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
   });
   app.use((req, res) => {
-    res.status(404).type('application/json; charset=utf-8').send(errorBody('not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`));
+    sendErrorBody(res, 404, 'not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`);
   });
   app.use(controlErrorHandler);
   const apiCors = cors({ ...API_CORS_OPTIONS, exposedHeaders: [...API_CORS_OPTIONS.exposedHeaders] });
-  return { app: (req, res) => app(req, res), apiCors: (req, res, next) => apiCors(req as never, res as never, next) };
+  return {
+    app: (req, res) => {
+      app(req, res);
+    },
+    apiCors: (req, res, next) => {
+      apiCors(req, res, next);
+    },
+  };
 }
 
 /** The sandbox's own webhook messages never act on a sandbox's control API (however their URL reached it). */
 function rejectWebhookLoop(req: express.Request, res: express.Response, next: express.NextFunction): void {
   if (req.get('user-agent') !== WEBHOOK_USER_AGENT) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API does not answer webhook messages of the sandbox.'));
+  sendErrorBody(res, 403, 'insufficient_scope', 'The control API does not answer webhook messages of the sandbox.');
 }
 
 /** The control API answers same-origin pages only: a request with another Origin is refused (no CORS, no CSRF). */
 function rejectCrossOrigin(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const origin = req.get('origin');
   if (origin === undefined) return next();
-  let sameHost = false;
-  try {
-    sameHost = new URL(origin).host === req.get('host');
-  } catch {
-    sameHost = false;
-  }
-  if (sameHost) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers same-origin requests only.'));
+  if (URL.canParse(origin) && new URL(origin).host === req.get('host')) return next();
+  sendErrorBody(res, 403, 'insufficient_scope', 'The control API answers same-origin requests only.');
 }
 
 /**
@@ -59,5 +60,5 @@ function rejectCrossOrigin(req: express.Request, res: express.Response, next: ex
 function rejectForeignHost(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const hostname = hostOfHeader(req.get('host'));
   if (isLoopback(hostname)) return next();
-  res.status(403).type('application/json; charset=utf-8').send(errorBody('insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.'));
+  sendErrorBody(res, 403, 'insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.');
 }

@@ -1,19 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { z, ZodType } from 'zod';
-import { errorBody } from '../rules/errors.js';
+import { sendErrorBody } from './control-errors.js';
 import { parseInput } from '../schemas.js';
 
 /** The largest control-API body (a whole state snapshot fits). */
-export const CONTROL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+const CONTROL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 /** The deepest nesting of arrays and objects a control body may have: a snapshot needs 6; 64 leaves room. */
-export const CONTROL_BODY_MAX_DEPTH = 64;
+const CONTROL_BODY_MAX_DEPTH = 64;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 function refuse(req: Request, res: Response, code: string, status: number, message: string): void {
   // What the client still sends is not read: the connection closes after the answer.
   res.set('Connection', 'close');
-  res.status(status).type('application/json; charset=utf-8').send(errorBody(code, message));
+  sendErrorBody(res, status, code, message);
   req.unpipe();
   req.resume();
 }
@@ -38,15 +38,14 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
   let inString = false;
   let escaped = false;
   let done = false;
-  const onData = (chunk: Buffer) => {
+  const onData = (chunk: Buffer): void => {
     if (done) return;
     size += chunk.length;
     if (size > CONTROL_BODY_LIMIT_BYTES) {
       done = true;
       return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
     }
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i]!;
+    for (const c of chunk) {
       if (inString) {
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
@@ -70,9 +69,10 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
     if (done) return;
     done = true;
     try {
-      req.body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      req.body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
     } catch {
-      return void res.status(400).type('application/json; charset=utf-8').send(errorBody('invalid_request', 'Invalid request body: it is not valid JSON.'));
+      sendErrorBody(res, 400, 'invalid_request', 'Invalid request body: it is not valid JSON.');
+      return;
     }
     next();
   });

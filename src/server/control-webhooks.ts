@@ -20,11 +20,11 @@ export function createWebhooksRouter(sandbox: Sandbox): express.Router {
   const router = express.Router();
   router.post('/accounts/:id/webhooks', (req, res) => {
     const b = body(controlBodies.webhookAdd, req);
-    res.status(201).json(toEndpointJson(sandbox.webhooks.add({ accountId: req.params.id!, url: b.url, secret: b.secret })));
+    res.status(201).json(toEndpointJson(sandbox.webhooks.add({ accountId: req.params.id, url: b.url, secret: b.secret })));
   });
   router.get('/accounts/:id/webhooks', (req, res) => {
-    if (!sandbox.accounts.get(req.params.id!)) throw new SandboxError(`No account '${req.params.id}'.`, 'not_found');
-    res.json({ data: sandbox.webhooks.list(req.params.id!).map(toEndpointJson) });
+    if (!sandbox.accounts.get(req.params.id)) throw new SandboxError(`No account '${req.params.id}'.`, 'not_found');
+    res.json({ data: sandbox.webhooks.list(req.params.id).map(toEndpointJson) });
   });
   router.get('/webhooks', (req, res) => {
     res.json({ data: sandbox.webhooks.list(query(req.query.account_id)).map(toEndpointJson) });
@@ -42,7 +42,7 @@ export function createWebhooksRouter(sandbox: Sandbox): express.Router {
     });
   });
   router.post('/webhooks/deliveries/:id/replay', async (req, res) => {
-    res.status(201).json(await sandbox.webhooks.replay(req.params.id!));
+    res.status(201).json(await sandbox.webhooks.replay(req.params.id));
   });
   router.post('/webhooks/test', async (req, res) => {
     const b = body(controlBodies.webhookTest, req);
@@ -54,7 +54,7 @@ export function createWebhooksRouter(sandbox: Sandbox): express.Router {
     res.status(204).end();
   });
   router.delete('/webhooks/:id', (req, res) => {
-    sandbox.webhooks.remove(req.params.id!);
+    sandbox.webhooks.remove(req.params.id);
     res.status(204).end();
   });
   return router;

@@ -19,7 +19,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface StateSaver {
   /** The server's hook: called just before each answer's head is written. */
-  beforeAnswer(req: IncomingMessage, res: ServerResponse): void;
+  beforeAnswer: (req: IncomingMessage, res: ServerResponse) => void;
   /** Saves now if anything changed since the last save. */
   flush(): void;
   /** No more periodic saves; resolves once a save in progress has finished (the exit save comes after it). */
@@ -37,9 +37,9 @@ export function createStateSaver(path: string, snapshot: () => StateSnapshot, sy
     if (pending) return; // the next tick of the interval picks up what changed meanwhile
     dirty = false;
     pending = saveStateFileAsync(path, snapshot())
-      .then(() => void (saves += 1), (error: Error) => {
+      .then(() => void (saves += 1), (error: unknown) => {
         dirty = true;
-        onError(error);
+        onError(error instanceof Error ? error : new Error(String(error)));
       })
       .finally(() => (pending = undefined));
   };
@@ -75,10 +75,10 @@ export function createStateSaver(path: string, snapshot: () => StateSnapshot, sy
 
 /** Calls `hook` just before the head of `res` is written (whichever way it is: writeHead, or an implicit one by end). */
 export function onAnswer(req: IncomingMessage, res: ServerResponse, hook: (req: IncomingMessage, res: ServerResponse) => void): void {
-  const writeHead = res.writeHead;
+  const writeHead = res.writeHead; // eslint-disable-line @typescript-eslint/unbound-method -- put back and applied with its own `this` below
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     res.writeHead = writeHead;
     hook(req, res);
-    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as typeof res.writeHead;
+    return writeHead.apply(this, args as Parameters<typeof writeHead>);
+  };
 }

@@ -6,6 +6,7 @@ import type { SlowPaths } from './app.js';
 import { isLoopback } from './loopback.js';
 import { ERRORS, errorBody } from '../rules/errors.js';
 import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox-types.js';
+import { JSON_CONTENT_TYPE } from '../core/handle.js';
 import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 import { onAnswer } from './durable-state.js';
@@ -50,27 +51,9 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   // The two CORS headers of an API answer go into the door's single writeHead.
   const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers, ['Access-Control-Allow-Origin', API_CORS_ORIGIN, 'Access-Control-Expose-Headers', API_CORS_EXPOSED]);
 
-  // Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
-  // start-up time, and the API's hot path does not use it.
-  let slow: SlowPaths | undefined;
-  let loading: Promise<SlowPaths> | undefined;
-  const slowPaths = (): Promise<SlowPaths> =>
-    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, isLoopback(host)))));
-  const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void) => {
-    if (slow) return use(slow);
-    slowPaths().then(use, () => {
-      res.statusCode = 500;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(errorBody('internal_error', ERRORS.internal_error.message));
-    });
-  };
+  const { viaSlow, preload } = slowPathLoader(sandbox, basePath, controlToken, isLoopback(host));
 
-  // Slow clients (slowloris) are cut off instead of holding sockets forever; node checks the deadlines every
-  // `connectionsCheckingInterval` ms, so that follows the shortest timeout.
-  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
-  const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4)));
-  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval }, (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(serverTimeouts(options), (req: IncomingMessage, res: ServerResponse) => {
     // Sockets are tracked by their unanswered requests, so that closing waits for answers still to be written
     // (node's own idea of an idle connection counts a request as done once it has been read).
     const socket = req.socket;
@@ -96,14 +79,7 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
     inFlight.set(socket, 0);
     socket.once('close', () => inFlight.delete(socket));
   });
-  // Requests that never reach the core (unparsable, too slow, CONNECT, Upgrade) get an error-shaped answer, then close.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') rawAnswer(socket, '408 Request Timeout', 'The request did not arrive in time: the connection is closed.');
-    else if (err.code === 'HPE_HEADER_OVERFLOW') rawAnswer(socket, '400 Bad Request', 'The request headers are too large.');
-    else rawAnswer(socket, '400 Bad Request', 'Malformed HTTP request.');
-  });
-  server.on('connect', (_req, socket: Duplex) => rawAnswer(socket, '400 Bad Request', 'CONNECT is not supported.'));
-  server.on('upgrade', (_req, socket: Duplex) => rawAnswer(socket, '400 Bad Request', 'Protocol upgrades are not supported.'));
+  answerUnhandled(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -113,7 +89,7 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
     });
   });
   // Preloaded shortly after, so that the first request to the API is not queued behind compiling express.
-  setTimeout(() => void slowPaths().catch(() => undefined), 250).unref();
+  setTimeout(preload, 250).unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -124,29 +100,77 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
     host,
     controlToken,
     httpServer: server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // In-flight requests finish; idle keep-alive sockets close now, busy ones after their answer (or the grace).
-        closing = true;
-        unguard();
-        server.close(() => {
-          clearTimeout(grace);
-          resolve();
-        });
-        for (const [socket, busy] of inFlight) if (busy === 0) socket.end();
-        const grace = setTimeout(() => {
-          for (const socket of inFlight.keys()) socket.destroy();
-        }, CLOSE_GRACE_MS);
-        grace.unref();
-      }),
+    close: () => {
+      closing = true;
+      unguard();
+      return closeGracefully(server, inFlight);
+    },
   };
+}
+
+/**
+ * Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
+ * start-up time, and the API's hot path does not use it. `viaSlow` hands a request to it once loaded.
+ */
+function slowPathLoader(sandbox: Sandbox, basePath: string, controlToken: string | undefined, loopback: boolean) {
+  let slow: SlowPaths | undefined;
+  let loading: Promise<SlowPaths> | undefined;
+  const slowPaths = (): Promise<SlowPaths> =>
+    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, loopback))));
+  const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void): void => {
+    if (slow) return use(slow);
+    slowPaths().then(use, () => {
+      res.statusCode = 500;
+      res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+      res.end(errorBody('internal_error', ERRORS.internal_error.message));
+    });
+  };
+  const preload = (): void => void slowPaths().catch(() => undefined);
+  return { viaSlow, preload };
+}
+
+/**
+ * Slow clients (slowloris) are cut off instead of holding sockets forever; node checks the deadlines every
+ * `connectionsCheckingInterval` ms, so that follows the shortest timeout.
+ */
+function serverTimeouts(options: ServerOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4)));
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval };
+}
+
+/** Requests that never reach the core (unparsable, too slow, CONNECT, Upgrade) get an error-shaped answer, then close. */
+function answerUnhandled(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') rawAnswer(socket, '408 Request Timeout', 'The request did not arrive in time: the connection is closed.');
+    else if (err.code === 'HPE_HEADER_OVERFLOW') rawAnswer(socket, '400 Bad Request', 'The request headers are too large.');
+    else rawAnswer(socket, '400 Bad Request', 'Malformed HTTP request.');
+  });
+  server.on('connect', (_req, socket: Duplex) => rawAnswer(socket, '400 Bad Request', 'CONNECT is not supported.'));
+  server.on('upgrade', (_req, socket: Duplex) => rawAnswer(socket, '400 Bad Request', 'Protocol upgrades are not supported.'));
+}
+
+/** In-flight requests finish; idle keep-alive sockets close now, busy ones after their answer (or the grace). */
+function closeGracefully(server: Server, inFlight: ReadonlyMap<Socket, number>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => {
+      clearTimeout(grace);
+      resolve();
+    });
+    for (const [socket, busy] of inFlight) if (busy === 0) socket.end();
+    const grace = setTimeout(() => {
+      for (const socket of inFlight.keys()) socket.destroy();
+    }, CLOSE_GRACE_MS);
+    grace.unref();
+  });
 }
 
 /** An answer written straight to the socket, for requests node's HTTP layer does not hand to a request handler. */
 function rawAnswer(socket: Duplex, status: string, message: string): void {
   if (!socket.writable) return void socket.destroy();
   const body = errorBody('invalid_request', message);
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   // Read and drop what the client still sends (so the socket can finish closing), and never wait on it for long.
   socket.on('error', () => socket.destroy());
   socket.resume();

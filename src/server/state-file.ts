@@ -92,14 +92,17 @@ function syncDirectory(dir: string): void {
  * Checks at start that the state file can be written later: its directory takes a new file, and the path is not a
  * directory. Writes and removes a probe file beside it; the state file itself is not touched.
  */
-export function assertStateWritable(path: string): void {
-  let isDirectory = false;
+/** True when `path` names a directory; false when it is anything else or cannot be read. */
+function isDirectoryPath(path: string): boolean {
   try {
-    isDirectory = statSync(path).isDirectory();
+    return statSync(path).isDirectory();
   } catch {
-    isDirectory = false;
+    return false;
   }
-  if (isDirectory) throw new StateFileError(`Cannot use ${path} as the state file: it is a directory.`);
+}
+
+export function assertStateWritable(path: string): void {
+  if (isDirectoryPath(path)) throw new StateFileError(`Cannot use ${path} as the state file: it is a directory.`);
   const probe = `${path}.${process.pid}.probe`;
   try {
     writeFileSync(probe, '');

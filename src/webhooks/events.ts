@@ -1,6 +1,7 @@
 /** The events webhooks carry, and their payloads: `{ id, type, created_at, data }`. */
 import { nanoToUsd } from '../model/money.js';
 import type { Account, Task } from '../model/types.js';
+import { iso } from '../core/iso.js';
 import { accountView, taskView } from '../core/views.js';
 import type { TaskEventType } from '../rules/tasks.js';
 
@@ -19,8 +20,6 @@ export interface WebhookEvent {
   created_at: string;
   data: { task: ReturnType<typeof taskView> } | { account: ReturnType<typeof accountView>; threshold_usd: number };
 }
-
-const iso = (t: number) => new Date(t).toISOString();
 
 export function taskEvent(id: string, type: TaskEventType, task: Task, at: number): WebhookEvent {
   return { id, type, created_at: iso(at), data: { task: taskView(task) } };

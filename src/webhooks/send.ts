@@ -26,7 +26,7 @@ export interface SendOutcome {
   response: string | null;
 }
 
-const now = () => (globalThis.performance ?? Date).now();
+const now = () => performance.now();
 
 function statusOf(answer: unknown): number {
   if (answer === undefined || answer === null || answer === true) return 200;
@@ -52,7 +52,8 @@ export async function send(target: { url: string | null; callback?: WebhookCallb
       const status = statusOf(await withTimeout(Promise.resolve(target.callback(request)), timeoutMs));
       return { status, latencyMs: latency(), error: null, response: null };
     }
-    const res = await fetch(target.url!, {
+    if (target.url === null) throw new Error('The endpoint has neither a url nor a callback.');
+    const res = await fetch(target.url, {
       method: 'POST',
       headers: request.headers,
       body: request.body,
@@ -62,9 +63,9 @@ export async function send(target: { url: string | null; callback?: WebhookCallb
     const text = await res.text().catch(() => '');
     return { status: res.status, latencyMs: latency(), error: null, response: text.slice(0, 500) };
   } catch (error) {
-    const e = error as Error;
-    const cause = (e as { cause?: { message?: string } }).cause?.message;
-    const message = e instanceof WebhookTimeoutError || e?.name === 'TimeoutError' ? `No answer within ${timeoutMs} ms.` : `${e?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
+    const e = error instanceof Error ? error : undefined;
+    const cause = (e?.cause as { message?: string } | undefined)?.message;
+    const message = e instanceof WebhookTimeoutError || e?.name === 'TimeoutError' ? `No answer within ${String(timeoutMs)} ms.` : `${e ? e.message : String(error)}${cause ? ` (${cause})` : ''}`;
     return { status: null, latencyMs: latency(), error: message, response: null };
   }
 }

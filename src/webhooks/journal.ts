@@ -1,0 +1,136 @@
+/** The delivery journal: every message made for an endpoint, its attempts, and the views the library returns. */
+import { iso } from '../core/iso.js';
+import type { WebhookSnapshot } from '../model/snapshot-schema.js';
+import type { WebhookEvent } from './events.js';
+import type { WebhookCallback } from './send.js';
+import type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './types.js';
+
+export interface Endpoint {
+  id: string;
+  accountId: string;
+  url: string | null;
+  callback?: WebhookCallback;
+  secret: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  key?: Promise<CryptoKey>;
+  wrongKey?: Promise<CryptoKey>;
+  createdAt: number;
+}
+
+export interface Delivery {
+  id: string;
+  event: WebhookEvent;
+  body: string;
+  endpointId: string;
+  accountId: string;
+  url: string | null;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** Sandbox time of the next attempt; null while one is in flight or once finished. */
+  dueAt: number | null;
+  replayOf: string | null;
+  createdAt: number;
+  badSignature: boolean;
+  duplicates: boolean;
+}
+
+type SavedDelivery = WebhookSnapshot['deliveries'][number];
+
+/** Deliveries by id, in the order they were made; finished ones beyond `kept` are dropped, oldest first. */
+export class DeliveryJournal {
+  private readonly byId = new Map<string, Delivery>();
+
+  constructor(private readonly kept: number) {}
+
+  add(d: Delivery): void {
+    this.byId.set(d.id, d);
+    this.prune();
+  }
+
+  get(id: string): Delivery | undefined {
+    return this.byId.get(id);
+  }
+
+  values(): IterableIterator<Delivery> {
+    return this.byId.values();
+  }
+
+  clear(): void {
+    this.byId.clear();
+  }
+
+  prune(): void {
+    if (this.byId.size <= this.kept) return;
+    for (const [id, d] of this.byId) {
+      if (this.byId.size <= this.kept) break;
+      if (d.status !== 'pending') this.byId.delete(id);
+    }
+  }
+
+  /** The endpoint was removed: its pending deliveries fail. */
+  failPending(endpointId: string): void {
+    for (const d of this.byId.values()) {
+      if (d.endpointId === endpointId && d.status === 'pending') {
+        d.status = 'failed';
+        d.dueAt = null;
+      }
+    }
+  }
+
+  find(filter: DeliveryFilter): WebhookDelivery[] {
+    const out: WebhookDelivery[] = [];
+    for (const d of this.byId.values()) {
+      if (filter.accountId !== undefined && d.accountId !== filter.accountId) continue;
+      if (filter.endpointId !== undefined && d.endpointId !== filter.endpointId) continue;
+      if (filter.eventId !== undefined && d.event.id !== filter.eventId) continue;
+      if (filter.status !== undefined && d.status !== filter.status) continue;
+      out.push(deliveryView(d));
+    }
+    return out;
+  }
+
+  /** The deliveries of the given endpoints, as data. */
+  save(endpointIds: ReadonlySet<string>): SavedDelivery[] {
+    return [...this.byId.values()].filter((d) => endpointIds.has(d.endpointId)).map((d) => ({
+      id: d.id, endpointId: d.endpointId, accountId: d.accountId, url: d.url, body: d.body, status: d.status,
+      attempts: d.attempts.map((a) => ({ ...a })), dueAt: d.dueAt, replayOf: d.replayOf, createdAt: d.createdAt,
+      badSignature: d.badSignature, duplicates: d.duplicates,
+    }));
+  }
+
+  /** Replaces the journal with saved deliveries; returns the pending ones (an attempt in flight when saved is due `now`). */
+  load(saved: readonly SavedDelivery[], now: number): Delivery[] {
+    this.byId.clear();
+    const pending: Delivery[] = [];
+    for (const s of saved) {
+      const d: Delivery = { ...s, event: JSON.parse(s.body) as WebhookEvent, attempts: s.attempts.map((a) => ({ ...a })) };
+      if (d.status === 'pending') {
+        d.dueAt ??= now;
+        pending.push(d);
+      }
+      this.byId.set(d.id, d);
+    }
+    return pending;
+  }
+}
+
+export function endpointView(e: Endpoint): WebhookEndpoint {
+  return { id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, createdAt: iso(e.createdAt) };
+}
+
+export function deliveryView(d: Delivery): WebhookDelivery {
+  return {
+    id: d.id,
+    eventId: d.event.id,
+    eventType: d.event.type,
+    endpointId: d.endpointId,
+    accountId: d.accountId,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts.map((a) => ({ ...a })),
+    nextAttemptAt: d.status === 'pending' && d.dueAt !== null ? iso(d.dueAt) : null,
+    replayOf: d.replayOf,
+    createdAt: iso(d.createdAt),
+    event: JSON.parse(d.body) as WebhookEvent,
+  };
+}
