@@ -40,7 +40,7 @@ interface RawEntry extends Pick<JournalEntry, 'seq' | 'status' | 'code' | 'keyId
 }
 
 /** Bodies in the journal are cut at this many characters. */
-export const JOURNAL_BODY_LIMIT = 16 * 1024;
+const JOURNAL_BODY_LIMIT = 16 * 1024;
 
 /** The journal's request id of a request count: `req_000042`. */
 export function requestId(n: number): string {

@@ -16,7 +16,7 @@ import { hash53 } from '../model/random.js';
 import { addStep, type RawTrace } from './trace.js';
 
 /** What a route body gets: the request, and what the guards before it established. */
-export interface RouteContext {
+interface RouteContext {
   engine: Engine;
   req: PlainRequest;
   /** The decoded `:id` segment, for routes that have one. */
@@ -91,7 +91,7 @@ function getAgent({ engine, id, effects, trace }: RouteContext): Reply {
 }
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_MAX_ENTRIES = 10_000;
+const IDEMPOTENCY_MAX_ENTRIES = 10_000;
 
 function createTaskRoute({ engine, req, account, plan, effects, now, trace }: RouteContext): Reply {
   if (req.bodyTooLarge || isBodyTooLarge(req.body)) throw new ApiError('request_too_large');

@@ -26,6 +26,3 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
 
 export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 
-export function isPlanId(value: unknown): value is PlanId {
-  return typeof value === 'string' && Object.hasOwn(PLANS, value);
-}

@@ -3,6 +3,3 @@ export const SCOPES = ['read:agents', 'write:agents', 'read:tasks', 'write:tasks
 
 export type Scope = (typeof SCOPES)[number];
 
-export function isScope(value: unknown): value is Scope {
-  return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
-}

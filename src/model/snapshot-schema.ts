@@ -87,7 +87,7 @@ const attempt = z.looseObject({
 });
 
 /** Webhook endpoints (with a url; callbacks are not data) and the delivery journal, with the counters of their ids. */
-export const WebhookSnapshotSchema = z.looseObject({
+const WebhookSnapshotSchema = z.looseObject({
   endpoints: z.array(z.looseObject({ id: z.string(), accountId: z.string(), url: z.string(), secret: z.string(), createdAt: time })),
   deliveries: z.array(
     z.looseObject({

@@ -11,7 +11,7 @@ import type { Scope } from './scopes.js';
 import { ENDPOINTS, TASK_STATUSES, type Account, type Agent, type ApiKey, type Bucket, type Endpoint, type PeriodUsage, type Task, type TaskStatus } from './types.js';
 import type { ModelId } from './models.js';
 
-export interface IdempotencyEntry {
+interface IdempotencyEntry {
   bodyHash: number;
   taskId: string;
   at: number;
@@ -72,7 +72,7 @@ export function addKey(state: State, key: ApiKey): void {
 // Versions are unique across states, so a page cached for one state is never served for a restored or reset one.
 let catalogVersions = 0;
 
-export function setAgents(state: State, agents: Agent[]): void {
+function setAgents(state: State, agents: Agent[]): void {
   state.agents = agents;
   state.agentIndex = new Map(agents.map((a, i) => [a.id, i]));
   state.catalogVersion = ++catalogVersions;

@@ -14,7 +14,7 @@ export const DEFAULT_TASK_TIMINGS: TaskTimings = { queuedMs: 1_000, runningMinMs
  * Higher priority runs shorter: the share of the running range above its minimum that a priority may use. Every
  * priority stays within the range (default 2–8 s): low 2–8 s, normal 2–6.5 s, high 2–5 s, urgent 2–3.5 s.
  */
-export const PRIORITY_SPEED: Readonly<Record<Priority, number>> = { low: 1, normal: 0.75, high: 0.5, urgent: 0.25 };
+const PRIORITY_SPEED: Readonly<Record<Priority, number>> = { low: 1, normal: 0.75, high: 0.5, urgent: 0.25 };
 
 /**
  * When a task created at `createdAt` starts and ends: queued for `queuedMs`, then running a seeded time within the

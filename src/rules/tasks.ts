@@ -50,7 +50,7 @@ export interface TaskEffects {
   fail?: boolean;
 }
 
-export const TASK_FAILED: TaskError = { code: 'task_failed', message: 'The agent could not complete the task.' };
+const TASK_FAILED: TaskError = { code: 'task_failed', message: 'The agent could not complete the task.' };
 
 /**
  * Creates a task: estimates its tokens and cost, checks money (402) then tokens (429), holds the estimated cost and
@@ -135,7 +135,7 @@ function move(account: Account | undefined, task: Task, to: TaskStatus): void {
  * derived from the seed) with our own generator, since re-seeding faker per task costs ~0.15 ms. It is not stored:
  * views derive it, so 100,000 finished tasks do not keep 100,000 texts in memory.
  */
-export function resultFor(task: Task): { output: string } {
+function resultFor(task: Task): { output: string } {
   const rand = rngFor(0, `result:${task.id}`);
   const words = LOREM_WORDS;
   const paragraphs: string[] = [];
