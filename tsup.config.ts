@@ -5,7 +5,13 @@ import { rawText } from './scripts/esbuild-raw.js';
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
 // both formats.
 const library = {
-  entry: { index: 'src/index.ts', browser: 'src/browser.ts', server: 'src/server.ts', vitest: 'src/vitest.ts', matchers: 'src/matchers.ts' },
+  entry: {
+    index: 'src/index.ts',
+    browser: 'src/browser.ts',
+    server: 'src/server.ts',
+    vitest: 'src/vitest.ts',
+    matchers: 'src/matchers.ts',
+  },
   dts: true,
   // No source maps in the package: they were 60 % of the tarball and carried the build machine's paths.
   sourcemap: false,

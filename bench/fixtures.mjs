@@ -1,7 +1,10 @@
 /** What every bench case shares: the load key, the request bodies, and the sandbox's own answers. */
 import { createSandbox } from '../dist/index.js';
 
-export const TASK_BODY = JSON.stringify({ agent_id: 'AGENT', description: 'Summarize the attached quarterly report in three bullet points.' });
+export const TASK_BODY = JSON.stringify({
+  agent_id: 'AGENT',
+  description: 'Summarize the attached quarterly report in three bullet points.',
+});
 
 /** Lifts the limits of an account so that load measures 200s, not 429s or 402s. */
 export const UNLIMITED = { limits: { rpm: 100_000_000, tpm: 100_000_000_000 }, balance_usd: 1_000_000 };
@@ -28,7 +31,8 @@ export function call(sandbox, key, method, pathAndQuery, body = '') {
     method,
     path: q === -1 ? pathAndQuery : pathAndQuery.slice(0, q),
     query: q === -1 ? '' : pathAndQuery.slice(q + 1),
-    header: (name) => (name === 'authorization' ? `Bearer ${key}` : name === 'content-type' && body ? 'application/json' : undefined),
+    header: (name) =>
+      name === 'authorization' ? `Bearer ${key}` : name === 'content-type' && body ? 'application/json' : undefined,
     body,
     clientId: 'bench',
   });
@@ -42,5 +46,11 @@ export function sampleAnswers() {
   const body = taskBody(sandbox);
   const created = call(sandbox, key, 'POST', '/ext/tasks', body);
   const id = JSON.parse(created.body).id;
-  return { key, body, agents: call(sandbox, key, 'GET', '/ext/agents'), task: call(sandbox, key, 'GET', `/ext/tasks/${id}`), created };
+  return {
+    key,
+    body,
+    agents: call(sandbox, key, 'GET', '/ext/agents'),
+    task: call(sandbox, key, 'GET', `/ext/tasks/${id}`),
+    created,
+  };
 }

@@ -13,7 +13,9 @@ import { cpuMsOf, fmt, start, table } from './lib.mjs';
 
 const { key } = sampleAnswers();
 
-const server = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet'], { ready: (l) => l.startsWith('http') });
+const server = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet'], {
+  ready: (l) => l.startsWith('http'),
+});
 const base = server.line.trim();
 const origin = new URL(base).origin;
 const headers = { authorization: `Bearer ${key}` };
@@ -29,7 +31,9 @@ try {
     for (let i = 0; i < N; i++) {
       if (changed) await fetch(`${base}/ext/agents?limit=1`, { headers });
       if (!poll) continue;
-      const res = await fetch(`${origin}/__sandbox/inspector/live${query}`, { headers: tag ? { 'if-none-match': tag } : {} });
+      const res = await fetch(`${origin}/__sandbox/inspector/live${query}`, {
+        headers: tag ? { 'if-none-match': tag } : {},
+      });
       tag = res.headers.get('etag');
       await res.arrayBuffer();
     }
@@ -44,12 +48,25 @@ try {
   const changed = (await perPoll({ changed: true })) - api;
   const charts = (await perPoll({ changed: true, query: '?charts=1' })) - api;
 
-  process.stdout.write(`${table(['poll of /__sandbox/inspector/live (1,000 journal entries)', 'server CPU per poll', 'share of one core at 2 polls/s'], [
-    ['(reference: GET /__sandbox/clock, a trivial control read)', `${fmt.ms(floor)} ms`, `${((2 * floor) / 10).toFixed(2)} %`],
-    ['unchanged: 304', `${fmt.ms(unchanged)} ms`, `${((2 * unchanged) / 10).toFixed(2)} %`],
-    ['changed at every poll: 200', `${fmt.ms(changed)} ms`, `${((2 * changed) / 10).toFixed(2)} %`],
-    ['changed at every poll, charts on screen: 200', `${fmt.ms(charts)} ms`, `${((2 * charts) / 10).toFixed(2)} %`],
-  ])}\n`);
+  process.stdout.write(
+    `${table(
+      [
+        'poll of /__sandbox/inspector/live (1,000 journal entries)',
+        'server CPU per poll',
+        'share of one core at 2 polls/s',
+      ],
+      [
+        [
+          '(reference: GET /__sandbox/clock, a trivial control read)',
+          `${fmt.ms(floor)} ms`,
+          `${((2 * floor) / 10).toFixed(2)} %`,
+        ],
+        ['unchanged: 304', `${fmt.ms(unchanged)} ms`, `${((2 * unchanged) / 10).toFixed(2)} %`],
+        ['changed at every poll: 200', `${fmt.ms(changed)} ms`, `${((2 * changed) / 10).toFixed(2)} %`],
+        ['changed at every poll, charts on screen: 200', `${fmt.ms(charts)} ms`, `${((2 * charts) / 10).toFixed(2)} %`],
+      ],
+    )}\n`,
+  );
 } finally {
   server.stop();
 }

@@ -21,7 +21,10 @@ export function start(command, args, { ready = () => true, timeoutMs = 60_000 } 
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => (stop(), reject(new Error(`${command} ${args.join(' ')}: no ready line in ${timeoutMs} ms. ${err}`))), timeoutMs);
+    const timer = setTimeout(
+      () => (stop(), reject(new Error(`${command} ${args.join(' ')}: no ready line in ${timeoutMs} ms. ${err}`))),
+      timeoutMs,
+    );
     child.stderr.on('data', (d) => (err += d));
     child.stdout.on('data', (d) => {
       out += d;

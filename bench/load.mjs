@@ -25,16 +25,21 @@ instance.on('response', (_client, statusCode, _bytes, responseTime) => {
 });
 instance.on('done', (result) => {
   latencies.sort((a, b) => a - b);
-  const at = (p) => (latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]);
-  const ok = Object.entries(statuses).filter(([s]) => s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
-  process.stdout.write(`${JSON.stringify({
-    requests: latencies.length,
-    rps: latencies.length / options.seconds,
-    p50: at(0.5),
-    p99: at(0.99),
-    ok,
-    statuses,
-    errors: result.errors,
-    timeouts: result.timeouts,
-  })}\n`);
+  const at = (p) =>
+    latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+  const ok = Object.entries(statuses)
+    .filter(([s]) => s.startsWith('2'))
+    .reduce((n, [, c]) => n + c, 0);
+  process.stdout.write(
+    `${JSON.stringify({
+      requests: latencies.length,
+      rps: latencies.length / options.seconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      ok,
+      statuses,
+      errors: result.errors,
+      timeouts: result.timeouts,
+    })}\n`,
+  );
 });

@@ -72,12 +72,26 @@ const log = (text) => process.stderr.write(`${text}\n`);
 
 function machine() {
   const cpus = os.cpus();
-  return { node: process.version, platform: `${os.platform()} ${os.release()}`, cpu: cpus[0]?.model ?? '?', cores: cpus.length, memGB: Math.round(os.totalmem() / 2 ** 30), load: os.loadavg().map((x) => x.toFixed(2)).join(' ') };
+  return {
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    cpu: cpus[0]?.model ?? '?',
+    cores: cpus.length,
+    memGB: Math.round(os.totalmem() / 2 ** 30),
+    load: os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
+  };
 }
 
 /** Creates one task over HTTP; its id is what GET /ext/tasks/:id asks for. */
 async function createTaskOver(url, key = KEY) {
-  const res = await fetch(`${url}/ext/tasks`, { method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' }, body: BODY });
+  const res = await fetch(`${url}/ext/tasks`, {
+    method: 'POST',
+    headers: { ...authHeaders(key), 'content-type': 'application/json' },
+    body: BODY,
+  });
   if (res.status !== 201) throw new Error(`POST ${url}/ext/tasks answered ${res.status}: ${await res.text()}`);
   return (await res.json()).id;
 }
@@ -86,29 +100,42 @@ const jsonLine = (line) => line.startsWith('{');
 
 /** The three servers of the server case. Each resolves to { name, url, key, taskId, pid, stop }. */
 async function cliServer(cli, extra = []) {
-    const s = await start(process.execPath, [cli, '--port', '0', '--quiet', ...extra], { ready: (l) => l.startsWith('http') });
-    const url = s.line.trim();
-    const origin = new URL(url).origin;
-    const patch = await fetch(`${origin}/__sandbox/accounts/acc_demo`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ limits: { rpm: 100_000_000, tpm: 100_000_000_000 }, balance_usd: 1_000_000 }),
-    });
-    if (patch.status !== 200) throw new Error(`PATCH /__sandbox/accounts/acc_demo answered ${patch.status}`);
-    return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
+  const s = await start(process.execPath, [cli, '--port', '0', '--quiet', ...extra], {
+    ready: (l) => l.startsWith('http'),
+  });
+  const url = s.line.trim();
+  const origin = new URL(url).origin;
+  const patch = await fetch(`${origin}/__sandbox/accounts/acc_demo`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ limits: { rpm: 100_000_000, tpm: 100_000_000_000 }, balance_usd: 1_000_000 }),
+  });
+  if (patch.status !== 200) throw new Error(`PATCH /__sandbox/accounts/acc_demo answered ${patch.status}`);
+  return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
 }
 
 const SERVERS = {
   sandbox: () => cliServer('dist/cli.js'),
   ...(args.baseline ? { [`sandbox@${args.baseline}`]: () => cliServer(`${args.baseline}/dist/cli.js`) } : {}),
   // --state exit,1s,always: the sandbox with a state file per --state-sync mode (each in a fresh temporary file).
-  ...Object.fromEntries((args.state ? args.state.split(',') : []).map((mode) => [`sandbox --state-sync ${mode}`, () => {
-    const file = join(tmpdir(), `aws-bench-state-${process.pid}-${mode}.json`);
-    rmSync(file, { force: true });
-    return cliServer('dist/cli.js', ['--state', file, '--state-sync', mode]);
-  }])),
+  ...Object.fromEntries(
+    (args.state ? args.state.split(',') : []).map((mode) => [
+      `sandbox --state-sync ${mode}`,
+      () => {
+        const file = join(tmpdir(), `aws-bench-state-${process.pid}-${mode}.json`);
+        rmSync(file, { force: true });
+        return cliServer('dist/cli.js', ['--state', file, '--state-sync', mode]);
+      },
+    ]),
+  ),
   // --browser: the sandbox again, with headless Chromium open on its inspector (bench/cases/browser-open.mjs).
-  ...(args.browser ? { 'sandbox, inspector open': (await import('./cases/browser-open.mjs')).withInspectorOpen(() => cliServer('dist/cli.js')) } : {}),
+  ...(args.browser
+    ? {
+        'sandbox, inspector open': (await import('./cases/browser-open.mjs')).withInspectorOpen(() =>
+          cliServer('dist/cli.js'),
+        ),
+      }
+    : {}),
   'node:http': async () => {
     const s = await start(process.execPath, ['bench/targets/bare.mjs'], { ready: jsonLine });
     const { url } = JSON.parse(s.line);
@@ -149,7 +176,9 @@ async function alternate(targets) {
           r.cpuUs = ((cpuMsOf(t.pid) - cpuBefore) * 1000) / Math.max(1, r.requests);
           ((results[route.name] ??= {})[connections] ??= {})[name] ??= [];
           results[route.name][connections][name].push(r);
-          log(`  ${route.name} round ${round + 1}/${rounds} c=${connections} ${name}: ${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, CPU ${fmt.us(r.cpuUs)} µs/req, non-2xx ${r.requests - r.ok}`);
+          log(
+            `  ${route.name} round ${round + 1}/${rounds} c=${connections} ${name}: ${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)} ms, p99 ${fmt.ms(r.p99)} ms, CPU ${fmt.us(r.cpuUs)} µs/req, non-2xx ${r.requests - r.ok}`,
+          );
         }
       }
       for (const name of names) rss[name].push(rssOf(targets[name].pid));
@@ -178,14 +207,41 @@ async function serverCase() {
         const bare = summary(results[route.name][c]['node:http']);
         for (const name of Object.keys(targets)) {
           const s = summary(results[route.name][c][name]);
-          rows.push([route.name, c, name, fmt.int(s.rps), fmt.ratio(s.rps / bare.rps), fmt.ms(s.p50), fmt.ms(s.p99), fmt.us(s.cpuUs), fmt.ratio(bare.cpuUs / s.cpuUs), s.failed]);
+          rows.push([
+            route.name,
+            c,
+            name,
+            fmt.int(s.rps),
+            fmt.ratio(s.rps / bare.rps),
+            fmt.ms(s.p50),
+            fmt.ms(s.p99),
+            fmt.us(s.cpuUs),
+            fmt.ratio(bare.cpuUs / s.cpuUs),
+            s.failed,
+          ]);
         }
       }
     }
     const rssRows = Object.keys(targets).map((n) => [n, fmt.mb(median(rss[n])), fmt.mb(Math.max(...rss[n]))]);
     report.results.server = { results, rss };
     out(`## Server (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
-    out(table(['request', 'connections', 'server', 'requests/s', 'ratio to node:http', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'node:http CPU ÷ this', 'non-2xx'], rows));
+    out(
+      table(
+        [
+          'request',
+          'connections',
+          'server',
+          'requests/s',
+          'ratio to node:http',
+          'p50 ms',
+          'p99 ms',
+          'server CPU µs/request',
+          'node:http CPU ÷ this',
+          'non-2xx',
+        ],
+        rows,
+      ),
+    );
     out();
     out(table(['server', 'RSS after load, median (MiB)', 'RSS max (MiB)'], rssRows));
     out();
@@ -235,11 +291,22 @@ async function coldCase() {
   const bareWall = median(bare.map((t) => t.wall));
   const bareCpu = median(bare.map((t) => t.cpu));
   out(`## Cold start: process launch → first 200 (median of ${coldRuns})\n`);
-  out(table(['command', 'wall ms', 'ratio to bare', 'CPU ms of the process', 'CPU ratio to bare'], Object.entries(times).map(([n, t]) => {
-    const wall = median(t.map((x) => x.wall));
-    const cpu = median(t.map((x) => x.cpu));
-    return [n, fmt.ms(wall), fmt.ratio(wall / bareWall), n.startsWith('npx') ? '– (npm)' : fmt.ms(cpu), n.startsWith('npx') ? '–' : fmt.ratio(cpu / bareCpu)];
-  })));
+  out(
+    table(
+      ['command', 'wall ms', 'ratio to bare', 'CPU ms of the process', 'CPU ratio to bare'],
+      Object.entries(times).map(([n, t]) => {
+        const wall = median(t.map((x) => x.wall));
+        const cpu = median(t.map((x) => x.cpu));
+        return [
+          n,
+          fmt.ms(wall),
+          fmt.ratio(wall / bareWall),
+          n.startsWith('npx') ? '– (npm)' : fmt.ms(cpu),
+          n.startsWith('npx') ? '–' : fmt.ratio(cpu / bareCpu),
+        ];
+      }),
+    ),
+  );
   out();
 }
 
@@ -247,10 +314,39 @@ async function inProcessCase() {
   log('in-process');
   const r = await runJson(['bench/cases/in-process.mjs', JSON.stringify({ seconds, rounds })]);
   report.results.inProcess = r;
-  out(`## In-process: msw setupServer, sequential fetch (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
-  out(table(['request', 'sandbox handlers µs', 'trivial msw handler µs', 'ratio', 'sandbox.fetch µs', 'sandbox.fetch ÷ trivial msw'], Object.entries(r.fetch).map(([n, v]) => [n, fmt.us(v.sandbox), fmt.us(v.trivial), fmt.ratio(v.sandbox / v.trivial), v.fetch === undefined ? '–' : fmt.us(v.fetch), v.fetch === undefined ? '–' : fmt.ratio(v.fetch / v.trivial)])));
+  out(
+    `## In-process: msw setupServer, sequential fetch (${seconds} s per run, median of ${rounds} alternating rounds)\n`,
+  );
+  out(
+    table(
+      [
+        'request',
+        'sandbox handlers µs',
+        'trivial msw handler µs',
+        'ratio',
+        'sandbox.fetch µs',
+        'sandbox.fetch ÷ trivial msw',
+      ],
+      Object.entries(r.fetch).map(([n, v]) => [
+        n,
+        fmt.us(v.sandbox),
+        fmt.us(v.trivial),
+        fmt.ratio(v.sandbox / v.trivial),
+        v.fetch === undefined ? '–' : fmt.us(v.fetch),
+        v.fetch === undefined ? '–' : fmt.ratio(v.fetch / v.trivial),
+      ]),
+    ),
+  );
   out();
-  out(table(['operation', 'ms (median)'], [['sandbox.reset()', r.resetMs.toFixed(3)], ['createSandbox() (default fixtures)', r.createMs.toFixed(2)]]));
+  out(
+    table(
+      ['operation', 'ms (median)'],
+      [
+        ['sandbox.reset()', r.resetMs.toFixed(3)],
+        ['createSandbox() (default fixtures)', r.createMs.toFixed(2)],
+      ],
+    ),
+  );
   out();
 }
 
@@ -264,31 +360,94 @@ async function scaleCase() {
       log(`scale: building ${size.tasks} tasks, ${size.keys} extra keys`);
       const file = join(tmpdir(), `aws-bench-${process.pid}-${name}.json`);
       files.push(file);
-      info[name] = await runJson(['bench/targets/scaled.mjs', JSON.stringify({ ...size, samples: smoke ? 500 : 2000, file })], ['--expose-gc']);
+      info[name] = await runJson(
+        ['bench/targets/scaled.mjs', JSON.stringify({ ...size, samples: smoke ? 500 : 2000, file })],
+        ['--expose-gc'],
+      );
       // The CLI serves the state (SIGKILL at the end: it never saves it back).
-      const s = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--state', file], { ready: (l) => l.startsWith('http'), timeoutMs: 300_000 });
+      const s = await start(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--state', file], {
+        ready: (l) => l.startsWith('http'),
+        timeoutMs: 300_000,
+      });
       await new Promise((r) => setTimeout(r, 500));
       info[name].rssMB = rssOf(s.child.pid);
-      targets[name] = { url: s.line.trim(), key: info[name].key, taskId: info[name].taskId, pid: s.child.pid, stop: s.stop };
+      targets[name] = {
+        url: s.line.trim(),
+        key: info[name].key,
+        taskId: info[name].taskId,
+        pid: s.child.pid,
+        stop: s.stop,
+      };
     }
     const { results, rss } = await alternate(targets);
-    const label = (n) => `${sizes[n].tasks.toLocaleString('en-US')} tasks${sizes[n].keys ? `, ${sizes[n].keys.toLocaleString('en-US')} keys` : ''}`;
+    const label = (n) =>
+      `${sizes[n].tasks.toLocaleString('en-US')} tasks${sizes[n].keys ? `, ${sizes[n].keys.toLocaleString('en-US')} keys` : ''}`;
     const rows = [];
     for (const route of ROUTES) {
       for (const c of CONNECTIONS) {
         const small = summary(results[route.name][c].small);
         const large = summary(results[route.name][c].large);
-        rows.push([route.name, c, fmt.int(small.rps), fmt.int(large.rps), fmt.ms(small.p50), fmt.ms(large.p50), fmt.ratio(large.p50 / small.p50), fmt.ms(small.p99), fmt.ms(large.p99), fmt.ratio(large.p99 / small.p99), fmt.us(small.cpuUs), fmt.us(large.cpuUs), fmt.ratio(large.cpuUs / small.cpuUs)]);
+        rows.push([
+          route.name,
+          c,
+          fmt.int(small.rps),
+          fmt.int(large.rps),
+          fmt.ms(small.p50),
+          fmt.ms(large.p50),
+          fmt.ratio(large.p50 / small.p50),
+          fmt.ms(small.p99),
+          fmt.ms(large.p99),
+          fmt.ratio(large.p99 / small.p99),
+          fmt.us(small.cpuUs),
+          fmt.us(large.cpuUs),
+          fmt.ratio(large.cpuUs / small.cpuUs),
+        ]);
       }
     }
-    const coreRows = ROUTES.map((r) => [r.name, fmt.us(info.small.core[r.name]), fmt.us(info.large.core[r.name]), fmt.ratio(info.large.core[r.name] / info.small.core[r.name])]);
+    const coreRows = ROUTES.map((r) => [
+      r.name,
+      fmt.us(info.small.core[r.name]),
+      fmt.us(info.large.core[r.name]),
+      fmt.ratio(info.large.core[r.name] / info.small.core[r.name]),
+    ]);
     report.results.scale = { sizes, info, results, rss };
-    out(`## Scale: ${label('small')} vs ${label('large')} (the CLI with --state FILE, over HTTP, ${seconds} s per run, median of ${rounds} rounds)\n`);
-    out(table(['request', 'connections', 'req/s small', 'req/s large', 'p50 small', 'p50 large', 'p50 ratio', 'p99 small', 'p99 large', 'p99 ratio', 'CPU µs/req small', 'CPU µs/req large', 'CPU ratio'], rows));
+    out(
+      `## Scale: ${label('small')} vs ${label('large')} (the CLI with --state FILE, over HTTP, ${seconds} s per run, median of ${rounds} rounds)\n`,
+    );
+    out(
+      table(
+        [
+          'request',
+          'connections',
+          'req/s small',
+          'req/s large',
+          'p50 small',
+          'p50 large',
+          'p50 ratio',
+          'p99 small',
+          'p99 large',
+          'p99 ratio',
+          'CPU µs/req small',
+          'CPU µs/req large',
+          'CPU ratio',
+        ],
+        rows,
+      ),
+    );
     out();
     out(table(['request (core, in-process)', 'µs small', 'µs large', 'ratio'], coreRows));
     out();
-    out(table(['state', 'build s (library)', 'CLI RSS after loading it (MiB)', 'CLI RSS after load (MiB)'], Object.keys(sizes).map((n) => [label(n), (info[n].buildMs / 1000).toFixed(1), fmt.mb(info[n].rssMB), fmt.mb(median(rss[n]))])));
+    out(
+      table(
+        ['state', 'build s (library)', 'CLI RSS after loading it (MiB)', 'CLI RSS after load (MiB)'],
+        Object.keys(sizes).map((n) => [
+          label(n),
+          (info[n].buildMs / 1000).toFixed(1),
+          fmt.mb(info[n].rssMB),
+          fmt.mb(median(rss[n])),
+        ]),
+      ),
+    );
     out();
   } finally {
     for (const t of Object.values(targets)) t.stop();
@@ -311,9 +470,18 @@ async function stallCase() {
     const loads = {};
     for (const name of names) {
       const t = targets[name];
-      loads[name] = await load({ url: `${t.url}/ext/tasks`, method: 'POST', headers: { ...authHeaders(t.key), 'content-type': 'application/json' }, body: BODY, connections: 50, seconds });
+      loads[name] = await load({
+        url: `${t.url}/ext/tasks`,
+        method: 'POST',
+        headers: { ...authHeaders(t.key), 'content-type': 'application/json' },
+        body: BODY,
+        connections: 50,
+        seconds,
+      });
       loads[name].rssLoad = rssOf(t.pid);
-      log(`  ${name}: ${fmt.int(loads[name].rps)} POST/s, p99 ${fmt.ms(loads[name].p99)} ms, RSS ${fmt.mb(loads[name].rssLoad)} MiB`);
+      log(
+        `  ${name}: ${fmt.int(loads[name].rps)} POST/s, p99 ${fmt.ms(loads[name].p99)} ms, RSS ${fmt.mb(loads[name].rssLoad)} MiB`,
+      );
     }
     await new Promise((r) => setTimeout(r, idleSeconds * 1000));
     for (const name of names) {
@@ -326,39 +494,95 @@ async function stallCase() {
       await (await fetch(`${t.url}/ext/agents`, { headers: authHeaders(t.key) })).text();
       const secondMs = performance.now() - second0;
       const l = loads[name];
-      rows.push([name, fmt.int(l.requests), fmt.int(l.rps), fmt.ms(l.p99), fmt.ms(firstMs), fmt.ms(secondMs), fmt.mb(l.rssLoad), fmt.mb(rssOf(t.pid))]);
-      log(`  ${name}: first request after idle ${fmt.ms(firstMs)} ms (status ${res.status}), next ${fmt.ms(secondMs)} ms`);
+      rows.push([
+        name,
+        fmt.int(l.requests),
+        fmt.int(l.rps),
+        fmt.ms(l.p99),
+        fmt.ms(firstMs),
+        fmt.ms(secondMs),
+        fmt.mb(l.rssLoad),
+        fmt.mb(rssOf(t.pid)),
+      ]);
+      log(
+        `  ${name}: first request after idle ${fmt.ms(firstMs)} ms (status ${res.status}), next ${fmt.ms(secondMs)} ms`,
+      );
     }
   } finally {
     for (const t of Object.values(targets)) t.stop();
   }
   report.results.stall = rows;
   out(`## After idle: POST load ${seconds} s (50 connections), ${idleSeconds} s idle, then one GET /ext/agents\n`);
-  out(table(['server', 'tasks created', 'POST/s', 'POST p99 ms', 'first request after idle ms', 'next request ms', 'RSS after load MiB', 'RSS after idle MiB'], rows));
+  out(
+    table(
+      [
+        'server',
+        'tasks created',
+        'POST/s',
+        'POST p99 ms',
+        'first request after idle ms',
+        'next request ms',
+        'RSS after load MiB',
+        'RSS after idle MiB',
+      ],
+      rows,
+    ),
+  );
   out();
 }
 
 /** Heap per stored task, `clock.advance` over all of them, retention (bench/cases/memory.mjs), this build and --baseline. */
 async function memoryCase() {
-  const builds = { sandbox: 'dist', ...(args.baseline ? { [`sandbox@${args.baseline}`]: `${args.baseline}/dist` } : {}) };
+  const builds = {
+    sandbox: 'dist',
+    ...(args.baseline ? { [`sandbox@${args.baseline}`]: `${args.baseline}/dist` } : {}),
+  };
   const rows = [];
   const all = [];
   for (const tasks of memoryTasks) {
     for (const [name, dist] of Object.entries(builds)) {
       log(`memory: ${name}, ${tasks} tasks`);
-      const r = await runJson(['bench/cases/memory.mjs', JSON.stringify({ tasks, dist })], ['--expose-gc', '--max-old-space-size=8192']);
+      const r = await runJson(
+        ['bench/cases/memory.mjs', JSON.stringify({ tasks, dist })],
+        ['--expose-gc', '--max-old-space-size=8192'],
+      );
       all.push({ name, ...r });
-      rows.push([name, tasks.toLocaleString('en-US'), fmt.us(r.postUs), Math.round(r.heapPerQueuedTask), Math.round(r.heapPerFinishedTask), fmt.ms(r.advanceMs), fmt.mb(r.rssMB), `${r.retention.queuedMB.toFixed(0)} → ${r.retention.afterDropMB.toFixed(0)}`]);
+      rows.push([
+        name,
+        tasks.toLocaleString('en-US'),
+        fmt.us(r.postUs),
+        Math.round(r.heapPerQueuedTask),
+        Math.round(r.heapPerFinishedTask),
+        fmt.ms(r.advanceMs),
+        fmt.mb(r.rssMB),
+        `${r.retention.queuedMB.toFixed(0)} → ${r.retention.afterDropMB.toFixed(0)}`,
+      ]);
     }
   }
   report.results.memory = all;
   out('## Stored tasks, in-process (manual clock; heap after GC)\n');
-  out(table(['build', 'tasks', 'POST µs (core)', 'heap B per queued task', 'heap B per finished task', "clock.advance('1m') ms", 'RSS MiB', 'retention 10,000: heap MiB queued → after drop'], rows));
+  out(
+    table(
+      [
+        'build',
+        'tasks',
+        'POST µs (core)',
+        'heap B per queued task',
+        'heap B per finished task',
+        "clock.advance('1m') ms",
+        'RSS MiB',
+        'retention 10,000: heap MiB queued → after drop',
+      ],
+      rows,
+    ),
+  );
   out();
 }
 
 out(`# agent-work-sandbox bench${smoke ? ' (smoke: numbers are not meaningful)' : ''}\n`);
-out(`Node ${report.machine.node}, ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memGB} GB, ${report.machine.platform}; load average at start ${report.machine.load}.\n`);
+out(
+  `Node ${report.machine.node}, ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memGB} GB, ${report.machine.platform}; load average at start ${report.machine.load}.\n`,
+);
 if (cases.has('server')) await serverCase();
 if (cases.has('cold')) await coldCase();
 if (cases.has('in-process')) await inProcessCase();

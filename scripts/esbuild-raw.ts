@@ -14,10 +14,17 @@ export const rawText: Plugin = {
   setup(build) {
     build.onResolve({ filter: /\?raw$/ }, (args) => {
       const spec = args.path.slice(0, -'?raw'.length);
-      const path = spec.startsWith('.') ? resolve(args.resolveDir, spec) : require.resolve(spec, { paths: [args.resolveDir] });
+      const path = spec.startsWith('.')
+        ? resolve(args.resolveDir, spec)
+        : require.resolve(spec, { paths: [args.resolveDir] });
       // The path keeps its `?raw` (tsup's own CSS loader takes any path that ends in `.css`) and is relative to the
       // project, because esbuild writes it into the bundle as a comment: no build machine's path in the package.
-      return { path: `${relative(process.cwd(), path)}?raw`, namespace: 'raw-text', pluginData: path, watchFiles: [path] };
+      return {
+        path: `${relative(process.cwd(), path)}?raw`,
+        namespace: 'raw-text',
+        pluginData: path,
+        watchFiles: [path],
+      };
     });
     build.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => {
       const path = args.pluginData as string;

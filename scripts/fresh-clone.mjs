@@ -21,8 +21,12 @@ function setupLines() {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const block = /## Set up\n+```sh\n([\s\S]*?)```/.exec(readme)?.[1];
   if (!block) throw new Error('README.md has no ```sh block under "## Set up"');
-  const lines = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
-  if (lines.length !== 2) throw new Error(`README's Set up block has ${lines.length} lines, not 2: ${lines.join(' | ')}`);
+  const lines = block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+  if (lines.length !== 2)
+    throw new Error(`README's Set up block has ${lines.length} lines, not 2: ${lines.join(' | ')}`);
   return { run: lines[0], test: lines[1] };
 }
 
@@ -32,18 +36,30 @@ const systemBrowser = ['chromium', 'chromium-browser', 'google-chrome', 'google-
 
 const tmp = mkdtempSync(join(tmpdir(), 'aws-fresh-'));
 const repo = join(tmp, 'repo');
-const env = { ...process.env, npm_config_cache: join(tmp, 'npm-cache'), npm_config_update_notifier: 'false', NO_COLOR: '1' };
-for (const name of ['CHROMIUM_PATH', 'SKIP_BROWSER_TESTS', 'SKIP_CONSUMER_TESTS', 'PORT', 'AGENT_WORK_SANDBOX_PORT']) delete env[name];
+const env = {
+  ...process.env,
+  npm_config_cache: join(tmp, 'npm-cache'),
+  npm_config_update_notifier: 'false',
+  NO_COLOR: '1',
+};
+for (const name of ['CHROMIUM_PATH', 'SKIP_BROWSER_TESTS', 'SKIP_CONSUMER_TESTS', 'PORT', 'AGENT_WORK_SANDBOX_PORT'])
+  delete env[name];
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const results = [];
-const sh = (command, options = {}) => execFileSync('bash', ['-c', command], { cwd: repo, env, stdio: 'inherit', ...options });
+const sh = (command, options = {}) =>
+  execFileSync('bash', ['-c', command], { cwd: repo, env, stdio: 'inherit', ...options });
 
 /** Starts the run line's command (after its install) on a free port; resolves with ms to the first answer. */
 function startServer(command, { interrupt = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // PORT=0: a free port (the CLI honours PORT); the banner gives the URL.
-    const child = spawn('bash', ['-c', `exec ${command}`], { cwd: repo, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const child = spawn('bash', ['-c', `exec ${command}`], {
+      cwd: repo,
+      env: { ...env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
     const stop = (signal) => process.kill(-child.pid, signal);
     let out = '';
     let answered = false;
@@ -63,7 +79,11 @@ function startServer(command, { interrupt = false } = {}) {
       const ms = performance.now() - started;
       if (res.status !== 401) return reject(new Error(`first answer ${res.status}, expected 401 (no key)`));
       // npm passes the signal to the CLI (which closes and exits 0), then ends itself by the same signal.
-      child.once('exit', (code, signal) => (code === 0 || signal === 'SIGINT' ? resolve(ms) : reject(new Error(`the run line exited ${code ?? signal} on SIGINT`))));
+      child.once('exit', (code, signal) =>
+        code === 0 || signal === 'SIGINT'
+          ? resolve(ms)
+          : reject(new Error(`the run line exited ${code ?? signal} on SIGINT`)),
+      );
       stop('SIGINT');
     });
   });
@@ -71,7 +91,9 @@ function startServer(command, { interrupt = false } = {}) {
 
 try {
   const lines = setupLines();
-  console.log(`node ${process.version}, npm ${execFileSync('npm', ['--version'], { env }).toString().trim()}; system browser on PATH: ${systemBrowser ?? 'none'}`);
+  console.log(
+    `node ${process.version}, npm ${execFileSync('npm', ['--version'], { env }).toString().trim()}; system browser on PATH: ${systemBrowser ?? 'none'}`,
+  );
   execFileSync('git', ['clone', '--quiet', '--no-local', ROOT, repo], { stdio: 'inherit' });
   if (ref !== 'HEAD') execFileSync('git', ['checkout', '--quiet', ref], { cwd: repo, stdio: 'inherit' });
   const [install, ...rest] = lines.run.split('&&').map((s) => s.trim());
@@ -81,7 +103,9 @@ try {
   let t = performance.now();
   sh(`${install} --no-audit --no-fund 2>&1 | tee ${join(tmp, 'install.log')}`);
   results.push(['`npm install` (empty cache; builds dist/)', seconds(performance.now() - t)]);
-  const warnings = readFileSync(join(tmp, 'install.log'), 'utf8').split('\n').filter((l) => /install-scripts|EBADENGINE/.test(l));
+  const warnings = readFileSync(join(tmp, 'install.log'), 'utf8')
+    .split('\n')
+    .filter((l) => /install-scripts|EBADENGINE/.test(l));
   if (warnings.length) throw new Error(`npm install warned:\n${warnings.join('\n')}`);
 
   console.log(`== ${rest[0]}: a first start interrupted at once, then three starts timed to their first answer`);
@@ -94,9 +118,15 @@ try {
   t = performance.now();
   execFileSync(process.execPath, ['-e', '0']);
   const bare = performance.now() - t;
-  results.push([`\`${rest[0]}\` → first answer, median of 3 (${starts.map((ms) => Math.round(ms)).join(', ')} ms; bare \`node -e 0\`: ${Math.round(bare)} ms; load ${loadavg()[0].toFixed(1)})`, `${Math.round(first)} ms`]);
+  results.push([
+    `\`${rest[0]}\` → first answer, median of 3 (${starts.map((ms) => Math.round(ms)).join(', ')} ms; bare \`node -e 0\`: ${Math.round(bare)} ms; load ${loadavg()[0].toFixed(1)})`,
+    `${Math.round(first)} ms`,
+  ]);
   const budget = Number(process.env.FIRST_ANSWER_BUDGET_MS ?? 1000);
-  if (first > budget) throw new Error(`the first answer took ${Math.round(first)} ms (> ${budget} ms; bare node took ${Math.round(bare)} ms)`);
+  if (first > budget)
+    throw new Error(
+      `the first answer took ${Math.round(first)} ms (> ${budget} ms; bare node took ${Math.round(bare)} ms)`,
+    );
 
   if (runTests) {
     console.log(`== ${lines.test}`);

@@ -16,7 +16,9 @@ if (!Number.isSafeInteger(count) || count < 1 || !Number.isSafeInteger(socketCou
   process.exit(2);
 }
 const seed = process.env.FUZZ_SEED || String((Date.now() ^ Math.floor(Math.random() * 2 ** 31)) | 0);
-console.log(`fuzz-long: ${count} in-process cases, ${socketCount} over the socket, seed ${seed} (replay with FUZZ_SEED=${seed})`);
+console.log(
+  `fuzz-long: ${count} in-process cases, ${socketCount} over the socket, seed ${seed} (replay with FUZZ_SEED=${seed})`,
+);
 const result = spawnSync('npx', ['vitest', 'run', 'test/hardening/fuzz.test.ts'], {
   stdio: 'inherit',
   env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: String(count), FUZZ_SOCKET_RUNS: String(socketCount) },

@@ -63,8 +63,15 @@ const rssMb = () => {
 
 const keys = JSON.parse((await call('GET', '/__sandbox/keys')).text).data;
 const key = keys.find((k) => k.account_id === 'acc_demo' && k.label === 'admin').key;
-await call('PATCH', '/__sandbox/accounts/acc_demo', {}, JSON.stringify({ balance_usd: 1_000_000, limits: { rpm: 1_000_000_000, tpm: 1_000_000_000_000 } }));
-const agents = JSON.parse((await call('GET', '/__sandbox/state')).text).agents.filter((a) => a.status === 'available').map((a) => a.id);
+await call(
+  'PATCH',
+  '/__sandbox/accounts/acc_demo',
+  {},
+  JSON.stringify({ balance_usd: 1_000_000, limits: { rpm: 1_000_000_000, tpm: 1_000_000_000_000 } }),
+);
+const agents = JSON.parse((await call('GET', '/__sandbox/state')).text)
+  .agents.filter((a) => a.status === 'available')
+  .map((a) => a.id);
 const auth = { authorization: `Bearer ${key}` };
 
 const recentTasks = [];
@@ -80,12 +87,25 @@ async function one() {
   else if (r < 11) res = await call('GET', `/api/v1/ext/agents/${agents[i % agents.length]}`, auth);
   else if (r < 15) {
     const headers = r === 14 ? { ...auth, 'idempotency-key': `soak-${i}` } : auth;
-    res = await call('POST', '/api/v1/ext/tasks', headers, JSON.stringify({ agent_id: agents[i % agents.length], description: `soak task ${i}: ${'lorem ipsum '.repeat(i % 16)}` }));
+    res = await call(
+      'POST',
+      '/api/v1/ext/tasks',
+      headers,
+      JSON.stringify({
+        agent_id: agents[i % agents.length],
+        description: `soak task ${i}: ${'lorem ipsum '.repeat(i % 16)}`,
+      }),
+    );
     if (res.status === 201) {
       recentTasks.push(JSON.parse(res.text).id);
       if (recentTasks.length > 1000) recentTasks.shift();
     }
-  } else if (r < 18) res = await call('GET', `/api/v1/ext/tasks/${recentTasks[(i * 7919) % Math.max(1, recentTasks.length)] ?? 'task_none'}`, auth);
+  } else if (r < 18)
+    res = await call(
+      'GET',
+      `/api/v1/ext/tasks/${recentTasks[(i * 7919) % Math.max(1, recentTasks.length)] ?? 'task_none'}`,
+      auth,
+    );
   else if (r < 19) res = await call('GET', '/api/v1/ext/usage', auth);
   else res = await call('GET', '/api/v1/ext/agents', { authorization: 'Bearer ak_wrong' });
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -102,16 +122,20 @@ let last = { s: 0, done: 0 };
 const timer = setInterval(() => {
   sample();
   const x = samples.at(-1);
-  console.log(`${x.s.toFixed(1).padStart(7)} ${String(x.done).padStart(10)} ${String(Math.round((x.done - last.done) / (x.s - last.s))).padStart(7)} ${x.rss.toFixed(1).padStart(10)}`);
+  console.log(
+    `${x.s.toFixed(1).padStart(7)} ${String(x.done).padStart(10)} ${String(Math.round((x.done - last.done) / (x.s - last.s))).padStart(7)} ${x.rss.toFixed(1).padStart(10)}`,
+  );
   last = x;
 }, 2000);
 
-await Promise.all(Array.from({ length: concurrency }, async () => {
-  while (sent < total && Date.now() < deadline) {
-    sent += 1;
-    await one();
-  }
-}));
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (sent < total && Date.now() < deadline) {
+      sent += 1;
+      await one();
+    }
+  }),
+);
 clearInterval(timer);
 sample();
 const seconds = (Date.now() - t0) / 1000;
@@ -122,10 +146,16 @@ const warmRss = warm[0]?.rss ?? NaN;
 const maxAfterWarm = Math.max(...warm.map((x) => x.rss));
 const end = samples.at(-1).rss;
 console.log('');
-console.log(`requests:      ${done} in ${seconds.toFixed(1)} s (${Math.round(done / seconds)} req/s)${done < total ? ` — stopped at the time bound of ${values['max-seconds']} s` : ''}`);
+console.log(
+  `requests:      ${done} in ${seconds.toFixed(1)} s (${Math.round(done / seconds)} req/s)${done < total ? ` — stopped at the time bound of ${values['max-seconds']} s` : ''}`,
+);
 console.log(`statuses:      ${JSON.stringify(Object.fromEntries(statuses))}`);
-console.log(`RSS:           start ${samples[0].rss.toFixed(1)} MB, after warm-up (25% of requests) ${warmRss.toFixed(1)} MB, max after warm-up ${maxAfterWarm.toFixed(1)} MB, end ${end.toFixed(1)} MB`);
+console.log(
+  `RSS:           start ${samples[0].rss.toFixed(1)} MB, after warm-up (25% of requests) ${warmRss.toFixed(1)} MB, max after warm-up ${maxAfterWarm.toFixed(1)} MB, end ${end.toFixed(1)} MB`,
+);
 console.log(`growth after warm-up: ${(((maxAfterWarm - warmRss) / warmRss) * 100).toFixed(1)} %`);
-console.log(`stored tasks at the end: ${tasksStored} (retention bound ${values['task-retention'] ?? '10000 (default)'} finished + those still running); journal entries: ${journal}`);
+console.log(
+  `stored tasks at the end: ${tasksStored} (retention bound ${values['task-retention'] ?? '10000 (default)'} finished + those still running); journal entries: ${journal}`,
+);
 agent.destroy();
 child.kill('SIGTERM');

@@ -12,7 +12,10 @@ export const ERRORS = {
   invalid_api_key: { status: 401, message: 'The API key is invalid or has been revoked.' },
   insufficient_scope: { status: 403, message: 'The API key lacks the scope this endpoint requires.' },
   rate_limit_exceeded: { status: 429, message: 'Rate limit exceeded: too many requests. Please slow down.' },
-  insufficient_credits: { status: 402, message: 'Insufficient credits: the balance is too low to complete the request.' },
+  insufficient_credits: {
+    status: 402,
+    message: 'Insufficient credits: the balance is too low to complete the request.',
+  },
   not_found: { status: 404, message: 'The requested resource does not exist.' },
   invalid_request: { status: 400, message: 'The request is invalid.' },
   request_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },

@@ -34,14 +34,43 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 export { createSandboxCore };
-export type { SandboxCore, SandboxOptions, FixtureSetName, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox.js';
-export { SandboxError, ApiError, FixtureError, ClockError, SnapshotError, ScenarioError, StartError, StateFileError, UsageError, WebhookTimeoutError, type SandboxErrorCode } from './errors.js';
+export type {
+  SandboxCore,
+  SandboxOptions,
+  FixtureSetName,
+  ScenarioSpec,
+  CreatedKey,
+  AccountView,
+  TaskView,
+  ListenOptions,
+  RunningServer,
+} from './sandbox.js';
+export {
+  SandboxError,
+  ApiError,
+  FixtureError,
+  ClockError,
+  SnapshotError,
+  ScenarioError,
+  StartError,
+  StateFileError,
+  UsageError,
+  WebhookTimeoutError,
+  type SandboxErrorCode,
+} from './errors.js';
 export { ERRORS, ERROR_CODES, API_DOC_ERROR_CODES, type ErrorCode } from './rules/errors.js';
 export { PLANS, PLAN_IDS, type Plan, type PlanId } from './model/plans.js';
 export { MODELS, MODEL_IDS, DEFAULT_MODEL, type Model, type ModelId } from './model/models.js';
 export { SCOPES, type Scope } from './model/scopes.js';
 export { PRIORITIES, TASK_STATUSES, ENDPOINTS, type Priority, type TaskStatus, type Endpoint } from './model/types.js';
-export { SCENARIOS, SCENARIO_NAMES, API_SCENARIO_NAMES, type Scenario, type ScenarioName, type ScenarioOptions } from './scenarios/catalog.js';
+export {
+  SCENARIOS,
+  SCENARIO_NAMES,
+  API_SCENARIO_NAMES,
+  type Scenario,
+  type ScenarioName,
+  type ScenarioOptions,
+} from './scenarios/catalog.js';
 export type { ScenarioScope } from './scenarios/active.js';
 export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
 export { parseFixtureSet, FixtureSetSchema, type FixtureSet } from './model/fixture-schema.js';
@@ -60,5 +89,14 @@ export { AUDIT_RULES, type AuditRule, type AuditRuleName, type Severity } from '
 export type { Clock, ClockMode } from './model/clock.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './webhooks/events.js';
 export type { WebhookCallback, WebhookRequest } from './webhooks/send.js';
-export type { SandboxWebhooks, WebhookOptions, AddWebhookInput, WebhookEndpoint, WebhookDelivery, DeliveryAttempt, DeliveryStatus, DeliveryFilter } from './webhooks/types.js';
+export type {
+  SandboxWebhooks,
+  WebhookOptions,
+  AddWebhookInput,
+  WebhookEndpoint,
+  WebhookDelivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  DeliveryFilter,
+} from './webhooks/types.js';
 export { retryDelay } from './webhooks/retry.js';

@@ -16,8 +16,13 @@ const SERVER_ENTRY = './server.js';
 
 export async function loadServer(): Promise<ServerEntry> {
   // A bundler's `process` shim may have no `versions`.
-  if (typeof process === 'undefined' || typeof (process as { versions?: { node?: unknown } }).versions?.node !== 'string') {
-    throw new SandboxError('listen() starts an HTTP server and needs Node; in a browser use sandbox.handlers with setupWorker.');
+  if (
+    typeof process === 'undefined' ||
+    typeof (process as { versions?: { node?: unknown } }).versions?.node !== 'string'
+  ) {
+    throw new SandboxError(
+      'listen() starts an HTTP server and needs Node; in a browser use sandbox.handlers with setupWorker.',
+    );
   }
   return (await import(/* @vite-ignore */ /* webpackIgnore: true */ SERVER_ENTRY)) as ServerEntry;
 }

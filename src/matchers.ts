@@ -29,18 +29,26 @@ interface Audited {
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 function findingsOf(received: unknown, accountId: string | undefined): AuditFinding[] {
-  if (Array.isArray(received)) return (received as AuditFinding[]).filter((f) => accountId === undefined || f.account_id === accountId);
-  if (received && typeof (received as Audited).audit === 'function') return (received as Audited).audit(accountId === undefined ? {} : { accountId });
-  throw new TypeError('toHaveCleanAudit: expect a sandbox (createSandbox, setupSandbox().sandbox) or an array of audit findings.');
+  if (Array.isArray(received))
+    return (received as AuditFinding[]).filter((f) => accountId === undefined || f.account_id === accountId);
+  if (received && typeof (received as Audited).audit === 'function')
+    return (received as Audited).audit(accountId === undefined ? {} : { accountId });
+  throw new TypeError(
+    'toHaveCleanAudit: expect a sandbox (createSandbox, setupSandbox().sandbox) or an array of audit findings.',
+  );
 }
-
 
 export const auditMatchers = {
   toHaveCleanAudit(received: unknown, options: CleanAuditOptions = {}) {
     const severity = options.severity ?? 'error';
-    if (!(severity in RANK)) throw new TypeError(`toHaveCleanAudit: severity must be 'error', 'warning' or 'info'; got ${JSON.stringify(severity)}.`);
+    if (!(severity in RANK))
+      throw new TypeError(
+        `toHaveCleanAudit: severity must be 'error', 'warning' or 'info'; got ${JSON.stringify(severity)}.`,
+      );
     const ignore = new Set(options.ignore ?? []);
-    const failing = findingsOf(received, options.accountId).filter((f) => RANK[f.severity] <= RANK[severity] && !ignore.has(f.rule));
+    const failing = findingsOf(received, options.accountId).filter(
+      (f) => RANK[f.severity] <= RANK[severity] && !ignore.has(f.rule),
+    );
     const pass = failing.length === 0;
     const worst = severity === 'error' ? 'error' : `${severity}-or-worse`;
     return {

@@ -23,7 +23,6 @@ import type { AuditFinding } from './audit/auditor.js';
 /** A scenario to start with: a name, or a name with options and a scope. */
 export type ScenarioSpec = ScenarioName | ({ name: ScenarioName; options?: ScenarioOptions } & ScenarioScope);
 
-
 export interface SandboxOptions {
   /** Drives every random choice (catalog, keys, ids, tokens, timings). Default 1. */
   seed?: number;
@@ -60,7 +59,6 @@ export interface SandboxOptions {
    */
   taskRetention?: number;
 }
-
 
 export interface CreatedKey {
   id: string;
@@ -110,7 +108,10 @@ export interface SandboxCore {
   readonly accounts: {
     list(): AccountView[];
     get(id: string): AccountView | undefined;
-    update(id: string, patch: { plan?: PlanId; balanceUsd?: number; limits?: { rpm?: number | null; tpm?: number | null } }): AccountView;
+    update(
+      id: string,
+      patch: { plan?: PlanId; balanceUsd?: number; limits?: { rpm?: number | null; tpm?: number | null } },
+    ): AccountView;
     create(input?: { plan?: PlanId; balanceUsd?: number; name?: string }): { account: AccountView; key: CreatedKey };
   };
   readonly clock: Clock;

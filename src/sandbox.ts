@@ -16,7 +16,16 @@ import { Auditor } from './audit/auditor.js';
 import { coreSettings, type CoreSettings } from './sandbox/options.js';
 import { accountsApi, keysApi, tasksApi } from './sandbox/records.js';
 
-export type { SandboxCore, SandboxOptions, ScenarioSpec, CreatedKey, AccountView, TaskView, ListenOptions, RunningServer } from './sandbox-types.js';
+export type {
+  SandboxCore,
+  SandboxOptions,
+  ScenarioSpec,
+  CreatedKey,
+  AccountView,
+  TaskView,
+  ListenOptions,
+  RunningServer,
+} from './sandbox-types.js';
 export type { FixtureSetName } from './model/fixture-sets.js';
 
 /** The engine of a new sandbox, its webhooks and (real clock) its settle loop; `initial` is the state `reset()` returns to. */
@@ -27,7 +36,11 @@ function createEngine(options: SandboxOptions, settings: CoreSettings) {
     webhooks.current?.clockMoved();
   });
   const initialNow = clock.now();
-  const initial = toSnapshot(stateFromFixtures(settings.fixtures, initialNow, periodBounds(initialNow)), settings.seed, initialNow);
+  const initial = toSnapshot(
+    stateFromFixtures(settings.fixtures, initialNow, periodBounds(initialNow)),
+    settings.seed,
+    initialNow,
+  );
   const auditor = new Auditor(() => built.state);
   const built: Engine = {
     state: fromSnapshot(initial),
@@ -47,7 +60,13 @@ function createEngine(options: SandboxOptions, settings: CoreSettings) {
   const hooks = new WebhookDispatcher(built, () => settle(built), options.webhooks);
   webhooks.current = hooks;
   // Real clock: due moves are settled off the request path, so no request pays for an idle spell (settle-loop.ts).
-  const settleLoop = settings.clockMode === 'real' ? createSettleLoop(() => built, () => clock.now()) : undefined;
+  const settleLoop =
+    settings.clockMode === 'real'
+      ? createSettleLoop(
+          () => built,
+          () => clock.now(),
+        )
+      : undefined;
   built.onTaskEvent = (event) => {
     hooks.onTaskEvent(event);
     if (event.type === 'task.created') settleLoop?.arm();
@@ -86,8 +105,10 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     useScenario(name, opts = {}) {
       const { accountId, keyId, ...scenarioOptions } = opts;
-      if (accountId !== undefined && !engine.state.accounts.has(accountId)) throw new SandboxError(`No account '${accountId}'.`, 'not_found');
-      if (keyId !== undefined && !engine.state.keysById.has(keyId)) throw new SandboxError(`No key '${keyId}'.`, 'not_found');
+      if (accountId !== undefined && !engine.state.accounts.has(accountId))
+        throw new SandboxError(`No account '${accountId}'.`, 'not_found');
+      if (keyId !== undefined && !engine.state.keysById.has(keyId))
+        throw new SandboxError(`No key '${keyId}'.`, 'not_found');
       return engine.scenarios.add(name, scenarioOptions, { accountId, keyId });
     },
     clearScenarios: (scope) => engine.scenarios.clear(scope),

@@ -12,7 +12,10 @@ import { SCENARIO_NAMES, type ScenarioName } from './scenarios/catalog.js';
 
 const limitsPatch = z.strictObject({ rpm: limitValue.nullable().optional(), tpm: limitValue.nullable().optional() });
 const text = z.string({ error: 'must be a string' });
-const id = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(200, { error: 'is too long' });
+const id = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(200, { error: 'is too long' });
 
 /** A webhook endpoint URL: absolute, http or https. (The one URL check of the CLI, the library and the control API.) */
 export const webhookUrl = z.string({ error: 'must be a string' }).transform((raw, ctx) => {
@@ -26,23 +29,44 @@ export const webhookUrl = z.string({ error: 'must be a string' }).transform((raw
 
 // ---- the library's inputs ----
 
-export const accountCreateInput = z.strictObject({ plan: planId.optional(), balanceUsd: balanceUsd.optional(), name: text.optional() });
-export const accountPatchInput = z.strictObject({ plan: planId.optional(), balanceUsd: balanceUsd.optional(), limits: limitsPatch.optional() });
+export const accountCreateInput = z.strictObject({
+  plan: planId.optional(),
+  balanceUsd: balanceUsd.optional(),
+  name: text.optional(),
+});
+export const accountPatchInput = z.strictObject({
+  plan: planId.optional(),
+  balanceUsd: balanceUsd.optional(),
+  limits: limitsPatch.optional(),
+});
 export const keyCreateInput = z.strictObject({ accountId: id.optional(), scopes: scopeList, label: text.optional() });
 
 // ---- the control API's bodies (snake_case, as on the wire) and queries ----
 
 export const controlBodies = {
   accountCreate: z.strictObject({ plan: planId.optional(), balance_usd: balanceUsd.optional(), name: text.optional() }),
-  accountPatch: z.strictObject({ plan: planId.optional(), balance_usd: balanceUsd.optional(), limits: limitsPatch.optional() }),
+  accountPatch: z.strictObject({
+    plan: planId.optional(),
+    balance_usd: balanceUsd.optional(),
+    limits: limitsPatch.optional(),
+  }),
   keyCreate: z.strictObject({ account_id: id.optional(), scopes: scopeList, label: text.optional() }),
-  clock: z.union([
-    z.strictObject({ advance: z.union([z.number(), z.string()], { error: 'must be a duration ("90s") or milliseconds' }) }),
-    z.strictObject({ set: z.union([z.number(), z.string()], { error: 'must be an ISO 8601 time or epoch milliseconds' }) }),
-    z.strictObject({}),
-  ], { error: 'give { "advance": "90s" | ms } or { "set": ISO 8601 }' }),
+  clock: z.union(
+    [
+      z.strictObject({
+        advance: z.union([z.number(), z.string()], { error: 'must be a duration ("90s") or milliseconds' }),
+      }),
+      z.strictObject({
+        set: z.union([z.number(), z.string()], { error: 'must be an ISO 8601 time or epoch milliseconds' }),
+      }),
+      z.strictObject({}),
+    ],
+    { error: 'give { "advance": "90s" | ms } or { "set": ISO 8601 }' },
+  ),
   scenario: z.strictObject({
-    name: z.enum(SCENARIO_NAMES as [ScenarioName, ...ScenarioName[]], { error: `must be one of ${SCENARIO_NAMES.join(', ')}` }),
+    name: z.enum(SCENARIO_NAMES as [ScenarioName, ...ScenarioName[]], {
+      error: `must be one of ${SCENARIO_NAMES.join(', ')}`,
+    }),
     account_id: id.optional(),
     key_id: id.optional(),
     options: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
@@ -81,4 +105,3 @@ function describeIssue(issue: z.core.$ZodIssue, what: string): string {
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${field || what}: is required.`;
   return `${field || what}: ${issue.message}.`;
 }
-

@@ -29,25 +29,57 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   http: ['errors', 'model', 'rules', 'scenarios', 'core'],
   'sandbox-types': ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'audit'],
   'load-server': ['errors', 'sandbox-types'],
-  sandbox: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'sandbox-types', 'load-server', 'schemas', 'audit'],
+  sandbox: [
+    'errors',
+    'model',
+    'rules',
+    'scenarios',
+    'core',
+    'webhooks',
+    'sandbox-types',
+    'load-server',
+    'schemas',
+    'audit',
+  ],
   index: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'audit', 'http', 'sandbox-types', 'sandbox'],
   browser: ['index'],
   vitest: ['index'],
   matchers: ['audit'],
   server: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'audit', 'webhooks', 'http', 'sandbox-types'],
-  cli: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'audit', 'webhooks', 'http', 'sandbox-types', 'sandbox', 'server'],
+  cli: [
+    'errors',
+    'model',
+    'rules',
+    'scenarios',
+    'core',
+    'schemas',
+    'audit',
+    'webhooks',
+    'http',
+    'sandbox-types',
+    'sandbox',
+    'server',
+  ],
 };
 // The `server` entry (src/server.ts) and the folder src/server/ are one part.
 
 // Ambient declarations (src/raw.d.ts: text imports are strings) hold no code and import nothing: not a part.
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? files(join(dir, e.name))
+      : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')
+        ? [join(dir, e.name)]
+        : [],
   );
 
 /** Every module specifier a file names: `import … from`, `export … from`, `import(…)`, `import type`. */
 const specifiersOf = (text: string): string[] =>
-  [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  [
+    ...text.matchAll(
+      /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
+    ),
+  ].map((m) => (m[1] ?? m[2] ?? m[3])!);
 
 const specifiers = (file: string): string[] => specifiersOf(readFileSync(file, 'utf8'));
 
@@ -68,7 +100,8 @@ describe('architecture (docs/architecture.md)', () => {
         const target = resolveLocal(file, spec);
         if (!target || !target.startsWith(SRC)) continue;
         const [from, to] = [part(file), part(target)];
-        if (from !== to && !MAY_IMPORT[from]!.includes(to)) wrong.push(`${relative(SRC, file)} → ${spec} (${from} may not import ${to})`);
+        if (from !== to && !MAY_IMPORT[from]!.includes(to))
+          wrong.push(`${relative(SRC, file)} → ${spec} (${from} may not import ${to})`);
       }
     }
     expect(wrong).toEqual([]);
@@ -76,7 +109,11 @@ describe('architecture (docs/architecture.md)', () => {
 
   it('nothing below server/ and cli/ imports a node: module', () => {
     const nodeOnly = new Set(['server', 'cli']);
-    const wrong = ALL.filter((f) => !nodeOnly.has(part(f))).flatMap((f) => specifiers(f).filter((s) => s.startsWith('node:')).map((s) => `${relative(SRC, f)} → ${s}`));
+    const wrong = ALL.filter((f) => !nodeOnly.has(part(f))).flatMap((f) =>
+      specifiers(f)
+        .filter((s) => s.startsWith('node:'))
+        .map((s) => `${relative(SRC, f)} → ${s}`),
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -88,7 +125,8 @@ describe('architecture (docs/architecture.md)', () => {
         if (seen.has(file)) return;
         seen.add(file);
         for (const spec of specifiers(file)) {
-          if (spec.startsWith('node:') || ['express', 'cors', 'msw/node'].includes(spec)) reached.push(`${relative(SRC, file)} → ${spec}`);
+          if (spec.startsWith('node:') || ['express', 'cors', 'msw/node'].includes(spec))
+            reached.push(`${relative(SRC, file)} → ${spec}`);
           const target = resolveLocal(file, spec);
           if (target?.startsWith(SRC)) {
             if (part(target) === 'server' || part(target) === 'cli') reached.push(`${relative(SRC, file)} → ${spec}`);
@@ -107,8 +145,11 @@ describe('architecture (docs/architecture.md)', () => {
     const missing: string[] = [];
     for (const file of ALL) {
       const text = readFileSync(file, 'utf8');
-      if (/\bCONTRACT\b|STACK\.md|STYLE\.md/.test(text)) missing.push(`${relative(SRC, file)} cites a document outside the repository`);
-      for (const m of text.matchAll(/\b((?:docs|test|src|bench|examples|scripts|fixtures)\/[\w./-]+\.(?:md|ts|mjs|json))\b/g)) {
+      if (/\bCONTRACT\b|STACK\.md|STYLE\.md/.test(text))
+        missing.push(`${relative(SRC, file)} cites a document outside the repository`);
+      for (const m of text.matchAll(
+        /\b((?:docs|test|src|bench|examples|scripts|fixtures)\/[\w./-]+\.(?:md|ts|mjs|json))\b/g,
+      )) {
         if (!existsSync(join(ROOT, m[1]!))) missing.push(`${relative(SRC, file)} → ${m[1]}`);
       }
     }
@@ -117,7 +158,8 @@ describe('architecture (docs/architecture.md)', () => {
 
   it('the checker sees a forbidden import (a test that can fail)', () => {
     const probe = join(SRC, 'model', 'probe.ts');
-    const text = "import type { SandboxCore } from '../sandbox.js';\nexport { x } from './x.js';\nconst m = await import('../server.js');\n";
+    const text =
+      "import type { SandboxCore } from '../sandbox.js';\nexport { x } from './x.js';\nconst m = await import('../server.js');\n";
     expect(specifiersOf(text)).toEqual(['../sandbox.js', './x.js', '../server.js']);
     expect(MAY_IMPORT.model).not.toContain('sandbox');
     expect(resolveLocal(probe, '../sandbox.js')).toBe(join(SRC, 'sandbox.ts'));

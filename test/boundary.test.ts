@@ -14,7 +14,8 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 const URL = 'https://api.example.test/api/v1';
-const get = (key: string, path = '/ext/agents') => fetch(`${URL}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+const get = (key: string, path = '/ext/agents') =>
+  fetch(`${URL}${path}`, { headers: { Authorization: `Bearer ${key}` } });
 
 it.concurrent('two boundaries serve two sandboxes with opposite scenarios, concurrently', async () => {
   const run = (scenario: ScenarioName, expected: number) =>
@@ -47,7 +48,15 @@ it('two sandboxes share nothing: state, scenarios, journal', () => {
   const b = createSandbox({ clock: 'manual' });
   a.useScenario('unavailable');
   a.accounts.create({ plan: 'free' });
-  const call = (s: typeof a) => s.handle({ method: 'GET', path: '/ext/agents', query: '', header: (n) => (n === 'authorization' ? `Bearer ${keyOf(s)}` : undefined), body: '', clientId: 't' });
+  const call = (s: typeof a) =>
+    s.handle({
+      method: 'GET',
+      path: '/ext/agents',
+      query: '',
+      header: (n) => (n === 'authorization' ? `Bearer ${keyOf(s)}` : undefined),
+      body: '',
+      clientId: 't',
+    });
   expect(call(a).status).toBe(503);
   expect(call(b).status).toBe(200);
   expect(b.accounts.list()).toHaveLength(a.accounts.list().length - 1);

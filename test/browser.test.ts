@@ -15,7 +15,6 @@ import { serve } from '../examples/browser/serve.mjs';
 import { launchChromium } from './support/browser.js';
 import { ensureBuilt } from './support/built.js';
 
-
 interface Row {
   label: string;
   status: number;
@@ -50,7 +49,9 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('browser example in head
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(site.url);
-    await page.waitForFunction(() => (window as { __results?: unknown }).__results !== undefined, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as { __results?: unknown }).__results !== undefined, undefined, {
+      timeout: 30_000,
+    });
     const results = (await page.evaluate(() => (window as { __results?: unknown }).__results)) as Row[];
     expect(errors).toEqual([]);
     const by = Object.fromEntries(results.map((r) => [r.label, r]));
@@ -59,10 +60,17 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('browser example in head
     expect(by['POST /ext/tasks']).toMatchObject({ status: 201, json: { status: 'queued' } });
     expect(by['GET /ext/tasks/:id after 10 minutes']!.json.status).toBe('completed');
     expect(by['GET /ext/usage']!.json.tasks.completed).toBe(1);
-    expect(by['magic key ak_magic_rate_limited']).toMatchObject({ status: 429, code: 'rate_limit_exceeded', remaining: '0' });
+    expect(by['magic key ak_magic_rate_limited']).toMatchObject({
+      status: 429,
+      code: 'rate_limit_exceeded',
+      remaining: '0',
+    });
     expect(by['magic key ak_magic_rate_limited']!.retryAfter).toMatch(/^[1-9][0-9]*$/);
     expect(by['X-Sandbox-Scenario: unavailable']).toMatchObject({ status: 503, code: 'service_unavailable' });
-    expect(by['useScenario("out-of-credits"), POST /ext/tasks']).toMatchObject({ status: 402, code: 'insufficient_credits' });
+    expect(by['useScenario("out-of-credits"), POST /ext/tasks']).toMatchObject({
+      status: 402,
+      code: 'insufficient_credits',
+    });
     expect(by['useScenario("network-error")']).toMatchObject({ status: 0, code: 'network_error' });
     expect(by['useScenario("network-error")']!.error).toMatch(/^TypeError/);
     expect(by['after reset()']).toMatchObject({ status: 200 });

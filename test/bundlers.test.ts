@@ -49,7 +49,9 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the package in a browse
     page.on('pageerror', (e) => errors.push(e.message));
     try {
       await page.goto(server.url);
-      await page.waitForFunction(() => (window as { __result?: unknown }).__result !== undefined, undefined, { timeout: 20_000 });
+      await page.waitForFunction(() => (window as { __result?: unknown }).__result !== undefined, undefined, {
+        timeout: 20_000,
+      });
       return { result: await page.evaluate(() => (window as { __result?: unknown }).__result), errors };
     } finally {
       await page.close();
@@ -63,7 +65,11 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the package in a browse
     const dir = app();
     dirs.push(dir);
     writeFileSync(join(dir, 'index.html'), HTML('/main.js', true));
-    await run(BIN('vite'), ['build', '--logLevel', 'error'], { cwd: dir, timeout: 120_000, env: { ...process.env, NODE_OPTIONS: '' } });
+    await run(BIN('vite'), ['build', '--logLevel', 'error'], {
+      cwd: dir,
+      timeout: 120_000,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     const { result, errors } = await runInChromium(join(dir, 'dist'));
     expect(errors).toEqual([]);
     expect(result).toMatchObject(EXPECTED);
@@ -76,7 +82,11 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the package in a browse
     const site = join(dir, 'site');
     mkdirSync(site);
     writeFileSync(join(site, 'index.html'), HTML('/app.js', false));
-    const { stderr } = await run(BIN('esbuild'), ['main.js', '--bundle', `--outfile=${join(site, 'app.js')}`, '--log-level=error'], { cwd: dir, timeout: 120_000 });
+    const { stderr } = await run(
+      BIN('esbuild'),
+      ['main.js', '--bundle', `--outfile=${join(site, 'app.js')}`, '--log-level=error'],
+      { cwd: dir, timeout: 120_000 },
+    );
     expect(stderr).toBe('');
     const { result, errors } = await runInChromium(site);
     expect(errors).toEqual([]);

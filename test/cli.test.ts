@@ -40,32 +40,43 @@ async function run(argv: string[], env: Record<string, string> = {}) {
 
 /** Starts `node dist/cli.js`; `waitFor` resolves with stdout once it matches; `exited` with the exit. */
 function spawnCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-  const waitFor = (pattern: RegExp) => new Promise<string>((resolve, reject) => {
-    const check = () => (pattern.test(stdout) ? resolve(stdout) : undefined);
-    child.stdout!.on('data', check);
-    child.on('close', () => reject(new Error(`exited before ${pattern}: ${stderr}`)));
-    check();
-  });
+  const exited = new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>(
+    (resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  const waitFor = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => (pattern.test(stdout) ? resolve(stdout) : undefined);
+      child.stdout!.on('data', check);
+      child.on('close', () => reject(new Error(`exited before ${pattern}: ${stderr}`)));
+      check();
+    });
   return { child, exited, waitFor };
 }
 
 function occupiedPort(): Promise<{ port: number; server: Server }> {
   return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => resolve({ port: (server.address() as { port: number }).port, server }));
+    const server = createServer().listen(0, '127.0.0.1', () =>
+      resolve({ port: (server.address() as { port: number }).port, server }),
+    );
   });
 }
 
 /** The banner's key lines: label, key, account. */
 function bannerKeys(banner: string) {
-  return [...banner.matchAll(/^\s+(\S+)\s+(ak_[A-Za-z0-9_-]+)\s+(acc_\w+)\s*$/gm)].map(([, label, key, account]) => ({ label: label!, key: key!, account: account! }));
+  return [...banner.matchAll(/^\s+(\S+)\s+(ak_[A-Za-z0-9_-]+)\s+(acc_\w+)\s*$/gm)].map(([, label, key, account]) => ({
+    label: label!,
+    key: key!,
+    account: account!,
+  }));
 }
 
 describe('the banner', () => {
@@ -73,11 +84,20 @@ describe('the banner', () => {
     const { stdout, result } = await run(['--port', '0']);
     const base = `${result!.server.url}/api/v1`;
     expect(stdout).toContain(`Base URL     ${base}`);
-    for (const [id, plan, balance] of [['acc_demo', 'Pro', '50.00'], ['acc_free', 'Free', '0.00'], ['acc_starter', 'Starter', '10.00'], ['acc_enterprise', 'Enterprise', '200.00']]) {
+    for (const [id, plan, balance] of [
+      ['acc_demo', 'Pro', '50.00'],
+      ['acc_free', 'Free', '0.00'],
+      ['acc_starter', 'Starter', '10.00'],
+      ['acc_enterprise', 'Enterprise', '200.00'],
+    ]) {
       expect(stdout).toMatch(new RegExp(`^\\s+${id}\\s+${plan}\\s+\\$\\s*${balance!.replace('.', '\\.')}\\b`, 'm'));
     }
     const keys = bannerKeys(stdout);
-    for (const scope of SCOPES) expect(keys.map((k) => k.label), scope).toContain(scope);
+    for (const scope of SCOPES)
+      expect(
+        keys.map((k) => k.label),
+        scope,
+      ).toContain(scope);
     for (const { label, key } of keys) {
       const agents = await fetch(`${base}/ext/agents`, { headers: { Authorization: `Bearer ${key}` } });
       const usage = await fetch(`${base}/ext/usage`, { headers: { Authorization: `Bearer ${key}` } });
@@ -89,11 +109,16 @@ describe('the banner', () => {
   it('a key from the banner lists agents with the three rate-limit headers', async () => {
     const { stdout, result } = await run(['--port', '0']);
     const admin = bannerKeys(stdout).find((k) => k.label === 'admin' && k.account === 'acc_demo')!;
-    const res = await fetch(`${result!.server.url}/api/v1/ext/agents`, { headers: { Authorization: `Bearer ${admin.key}` } });
+    const res = await fetch(`${result!.server.url}/api/v1/ext/agents`, {
+      headers: { Authorization: `Bearer ${admin.key}` },
+    });
     const text = await res.text();
     expect(res.status).toBe(200);
     expect(JSON.parse(text).data.length).toBeGreaterThan(0);
-    expectRateHeaders({ status: res.status, headers: res.headers, text, json: undefined }, { limit: 300, remaining: 299 });
+    expectRateHeaders(
+      { status: res.status, headers: res.headers, text, json: undefined },
+      { limit: 300, remaining: 299 },
+    );
   });
 
   it('--quiet prints only the base URL', async () => {
@@ -108,7 +133,8 @@ describe('options', () => {
     const { stdout, result } = await run(['--help']);
     expect(result).toBeUndefined();
     expect(stdout).toMatch(/^Usage: agent-work-sandbox/);
-    for (const text of ['--port', '--host', '--seed', '--quiet', '--help', '--version', 'AGENT_WORK_SANDBOX_PORT']) expect(stdout).toContain(text);
+    for (const text of ['--port', '--host', '--seed', '--quiet', '--help', '--version', 'AGENT_WORK_SANDBOX_PORT'])
+      expect(stdout).toContain(text);
   });
 
   it('--version prints the package version', async () => {
@@ -122,7 +148,10 @@ describe('options', () => {
     const byEnv = await run(['--quiet'], { AGENT_WORK_SANDBOX_PORT: String(port), AGENT_WORK_SANDBOX_SEED: '5' });
     expect(byEnv.result!.server.port).toBe(port);
     expect(byEnv.result!.sandbox.seed).toBe(5);
-    const byFlag = await run(['--quiet', '--port', '0', '--seed', '6'], { AGENT_WORK_SANDBOX_PORT: String(port), AGENT_WORK_SANDBOX_SEED: '5' });
+    const byFlag = await run(['--quiet', '--port', '0', '--seed', '6'], {
+      AGENT_WORK_SANDBOX_PORT: String(port),
+      AGENT_WORK_SANDBOX_SEED: '5',
+    });
     expect(byFlag.result!.server.port).not.toBe(port);
     expect(byFlag.result!.sandbox.seed).toBe(6);
     expect(byFlag.result!.sandbox.keys.list()[0]!.key).not.toBe(byEnv.result!.sandbox.keys.list()[0]!.key);
@@ -135,7 +164,15 @@ describe('options', () => {
     expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
   });
 
-  it.each([['--bogus'], ['--port', 'abc'], ['--port', '70000'], ['--seed', 'x'], ['--clock', 'slow'], ['serve', 'now'], ['--scenario', 'nope']])('rejects a bad argument (%s) with a one-line usage error', async (...argv) => {
+  it.each([
+    ['--bogus'],
+    ['--port', 'abc'],
+    ['--port', '70000'],
+    ['--seed', 'x'],
+    ['--clock', 'slow'],
+    ['serve', 'now'],
+    ['--scenario', 'nope'],
+  ])('rejects a bad argument (%s) with a one-line usage error', async (...argv) => {
     const error = await run(argv).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).name).toBe('UsageError');
@@ -177,7 +214,10 @@ describe('the executable', () => {
     }
   });
 
-  it.each([['SIGTERM', 'the banner'], ['SIGINT', '--quiet']] as const)('serves, and closes gracefully on %s with exit code 0, saving --state (%s)', async (signal, output) => {
+  it.each([
+    ['SIGTERM', 'the banner'],
+    ['SIGINT', '--quiet'],
+  ] as const)('serves, and closes gracefully on %s with exit code 0, saving --state (%s)', async (signal, output) => {
     const state = join(mkdtempSync(join(tmpdir(), 'aws-cli-')), 'state.json');
     const cli = spawnCli(['--port', '0', '--state', state, ...(output === '--quiet' ? ['--quiet'] : [])]);
     const printed = await cli.waitFor(output === '--quiet' ? /\n/ : /curl .*\n/);
@@ -189,7 +229,11 @@ describe('the executable', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe(admin ? '300' : '60');
     cli.child.kill(signal);
     const { code, signal: killedBy, stderr } = await cli.exited;
-    expect({ code, killedBy, stderr }).toEqual({ code: 0, killedBy: null, stderr: `agent-work-sandbox: state saved to ${state}\n` });
+    expect({ code, killedBy, stderr }).toEqual({
+      code: 0,
+      killedBy: null,
+      stderr: `agent-work-sandbox: state saved to ${state}\n`,
+    });
     expect(JSON.parse(readFileSync(state, 'utf8')).format).toBe('agent-work-sandbox/state');
   });
 });
@@ -210,15 +254,31 @@ describe('the request log, PORT, exit codes (issue 13)', () => {
     const text = await run(['--port', '0']);
     const key = text.result!.sandbox.keys.list('acc_demo')[0]!.key;
     const base = `${text.result!.server.url}/api/v1`;
-    await (await fetch(`${base}/ext/agents?limit=1`, { headers: { Authorization: `Bearer ${key}`, 'X-Sandbox-Scenario': 'server-error' } })).text();
-    await expect.poll(() => text.stdout).toMatch(/\d\d:\d\d:\d\d GET \/api\/v1\/ext\/agents\?limit=1 500 [\d.]+ ms {2}ak_\w{4}… {2}\[server-error\]\n$/);
+    await (
+      await fetch(`${base}/ext/agents?limit=1`, {
+        headers: { Authorization: `Bearer ${key}`, 'X-Sandbox-Scenario': 'server-error' },
+      })
+    ).text();
+    await expect
+      .poll(() => text.stdout)
+      .toMatch(/\d\d:\d\d:\d\d GET \/api\/v1\/ext\/agents\?limit=1 500 [\d.]+ ms {2}ak_\w{4}… {2}\[server-error\]\n$/);
     expect(text.stdout.trimEnd().split('\n').at(-1)).not.toContain(key); // the banner shows keys; the log never
 
     const json = await run(['--port', '0', '--log', 'json']);
-    await (await fetch(`${json.result!.server.url}/api/v1/ext/usage`, { headers: { Authorization: 'Bearer ak_magic_rate_limited' } })).text();
+    await (
+      await fetch(`${json.result!.server.url}/api/v1/ext/usage`, {
+        headers: { Authorization: 'Bearer ak_magic_rate_limited' },
+      })
+    ).text();
     await expect.poll(() => json.stdout).toMatch(/\}\n$/);
     const line = JSON.parse(json.stdout.trimEnd().split('\n').at(-1)!);
-    expect(line).toMatchObject({ method: 'GET', path: '/api/v1/ext/usage', status: 429, scenario: 'rate-limited', key: 'ak_magi…' });
+    expect(line).toMatchObject({
+      method: 'GET',
+      path: '/api/v1/ext/usage',
+      status: 429,
+      scenario: 'rate-limited',
+      key: 'ak_magi…',
+    });
     expect(typeof line.ms).toBe('number');
 
     const quiet = await run(['--port', '0', '--quiet']);
@@ -228,7 +288,9 @@ describe('the request log, PORT, exit codes (issue 13)', () => {
   });
 
   it('rejects --log with another format', async () => {
-    expect(((await run(['--log', 'xml']).catch((e: Error) => e)) as Error).message).toMatch(/--log must be text or json/);
+    expect(((await run(['--log', 'xml']).catch((e: Error) => e)) as Error).message).toMatch(
+      /--log must be text or json/,
+    );
   });
 
   it('a port in use exits 1 (not the usage code) with a message naming the port, without "--help"', async () => {
@@ -236,7 +298,9 @@ describe('the request log, PORT, exit codes (issue 13)', () => {
     try {
       const { code, stderr } = await spawnCli(['--port', String(port)]).exited;
       expect(code).toBe(1);
-      expect(stderr).toBe(`agent-work-sandbox: Port ${port} on 127.0.0.1 is already in use. Choose another with --port or PORT (0 picks a free one).\n`);
+      expect(stderr).toBe(
+        `agent-work-sandbox: Port ${port} on 127.0.0.1 is already in use. Choose another with --port or PORT (0 picks a free one).\n`,
+      );
     } finally {
       server.close();
     }

@@ -26,10 +26,24 @@ let installWarnings = '';
 
 async function sh(cmd: string, args: string[], cwd: string, timeout: number) {
   try {
-    return await run(cmd, args, { cwd, timeout, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' } });
+    return await run(cmd, args, {
+      cwd,
+      timeout,
+      maxBuffer: 32 * 1024 * 1024,
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        CI: '1',
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+        npm_config_update_notifier: 'false',
+      },
+    });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`.slice(0, 8000));
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`.slice(0, 8000),
+    );
   }
 }
 
@@ -42,7 +56,20 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
     const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }));
     cpSync(join(ROOT, 'test/consumer'), dir, { recursive: true });
-    const install = await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./${tarball}`, ...DEV_DEPENDENCIES], dir, INSTALL_MS);
+    const install = await sh(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+        `./${tarball}`,
+        ...DEV_DEPENDENCIES,
+      ],
+      dir,
+      INSTALL_MS,
+    );
     installWarnings = install.stderr;
   }, INSTALL_MS + 60_000);
 
@@ -50,18 +77,31 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
-  it('the Vitest suite (ESM, import) passes', async () => {
-    const { stdout } = await sh('npx', ['vitest', 'run', '--config', 'vitest/vitest.config.mjs'], dir, SUITE_MS);
-    expect(stdout).toMatch(/Tests\s+7 passed \(7\)/);
-  }, SUITE_MS);
+  it(
+    'the Vitest suite (ESM, import) passes',
+    async () => {
+      const { stdout } = await sh('npx', ['vitest', 'run', '--config', 'vitest/vitest.config.mjs'], dir, SUITE_MS);
+      expect(stdout).toMatch(/Tests\s+7 passed \(7\)/);
+    },
+    SUITE_MS,
+  );
 
-  it('the Jest suite (CommonJS, require) passes', async () => {
-    const { stderr } = await sh('npx', ['jest', '--config', 'jest/jest.config.cjs', '--rootDir', '.', '--ci'], dir, SUITE_MS);
-    expect(stderr).toMatch(/Tests:\s+6 passed, 6 total/);
-    expect(stderr).toContain(`an unmocked request fails the test (msw ${MSW.startsWith('msw@^3') ? '3.' : '2.'}`);
-  }, SUITE_MS);
+  it(
+    'the Jest suite (CommonJS, require) passes',
+    async () => {
+      const { stderr } = await sh(
+        'npx',
+        ['jest', '--config', 'jest/jest.config.cjs', '--rootDir', '.', '--ci'],
+        dir,
+        SUITE_MS,
+      );
+      expect(stderr).toMatch(/Tests:\s+6 passed, 6 total/);
+      expect(stderr).toContain(`an unmocked request fails the test (msw ${MSW.startsWith('msw@^3') ? '3.' : '2.'}`);
+    },
+    SUITE_MS,
+  );
 
-  it('installs without an install-script warning about the package (msw\'s own postinstall is msw\'s)', () => {
+  it("installs without an install-script warning about the package (msw's own postinstall is msw's)", () => {
     expect(installWarnings.split('\n').filter((l) => l.includes('agent-work-sandbox'))).toEqual([]);
   });
 });

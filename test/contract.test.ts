@@ -26,7 +26,11 @@ interface Row {
   expect: { status: number; code?: ErrorCode; message?: RegExp; limit?: number; remaining?: number };
 }
 
-const TASK_BODY = { agent_id: '{agent}', description: 'Summarise the quarterly report in five bullet points.', priority: 'normal' };
+const TASK_BODY = {
+  agent_id: '{agent}',
+  description: 'Summarise the quarterly report in five bullet points.',
+  priority: 'normal',
+};
 const PRO_RPM = 300;
 const ANONYMOUS_RPM = 60;
 
@@ -39,15 +43,44 @@ const ENDPOINTS = [
   { method: 'GET', path: '/ext/usage', scope: 'read:usage', ok: 200 },
 ] as const;
 
-const missing = (name: string, key: KeySpec): Row => ({ name: `§5.2 A missing key gives 401 missing_api_key: ${name}`, method: 'GET', path: '/ext/agents', key, expect: { status: 401, code: 'missing_api_key' } });
-const invalid = (name: string, key: KeySpec): Row => ({ name: `§5.3 A key that is invalid or revoked gives 401 invalid_api_key: ${name}`, method: 'GET', path: '/ext/agents', key, expect: { status: 401, code: 'invalid_api_key' } });
-const served = (name: string, key: KeySpec): Row => ({ name, method: 'GET', path: '/ext/agents', key, expect: { status: 200 } });
-const notFound = (name: string, method: string, path: string, body?: unknown): Row => ({ name, method, path, key: 'admin', body, expect: { status: 404, code: 'not_found' } });
+const missing = (name: string, key: KeySpec): Row => ({
+  name: `§5.2 A missing key gives 401 missing_api_key: ${name}`,
+  method: 'GET',
+  path: '/ext/agents',
+  key,
+  expect: { status: 401, code: 'missing_api_key' },
+});
+const invalid = (name: string, key: KeySpec): Row => ({
+  name: `§5.3 A key that is invalid or revoked gives 401 invalid_api_key: ${name}`,
+  method: 'GET',
+  path: '/ext/agents',
+  key,
+  expect: { status: 401, code: 'invalid_api_key' },
+});
+const served = (name: string, key: KeySpec): Row => ({
+  name,
+  method: 'GET',
+  path: '/ext/agents',
+  key,
+  expect: { status: 200 },
+});
+const notFound = (name: string, method: string, path: string, body?: unknown): Row => ({
+  name,
+  method,
+  path,
+  key: 'admin',
+  body,
+  expect: { status: 404, code: 'not_found' },
+});
 
 const ROWS: Row[] = [
   ...ENDPOINTS.map((e): Row => ({
     name: `§4 rule 1: A request to any of these paths without a key fails with 401 missing_api_key (${e.method} ${e.path})`,
-    method: e.method, path: e.path, key: 'none', body: 'body' in e ? e.body : undefined, expect: { status: 401, code: 'missing_api_key' },
+    method: e.method,
+    path: e.path,
+    key: 'none',
+    body: 'body' in e ? e.body : undefined,
+    expect: { status: 401, code: 'missing_api_key' },
   })),
   missing('an empty Authorization header', { header: '' }),
   missing('`Bearer` with no key', { header: 'Bearer' }),
@@ -55,55 +88,151 @@ const ROWS: Row[] = [
   missing('another scheme, `Basic …`', { header: 'Basic dXNlcjpwYXNzd29yZA==' }),
   missing('another scheme, `Token ak_…`', { header: 'Token {admin}' }),
   missing('the key with no scheme', { header: '{admin}' }),
-  served('§5.1 `Authorization: Bearer <API_KEY>`: the scheme is case-insensitive (`bearer`)', { header: 'bearer {admin}' }),
-  served('§5.1 `Authorization: Bearer <API_KEY>`: the scheme is case-insensitive (`BEARER`)', { header: 'BEARER {admin}' }),
-  served('§5.1 `Authorization: Bearer <API_KEY>`: extra spaces between scheme and key are allowed', { header: 'Bearer   {admin}' }),
+  served('§5.1 `Authorization: Bearer <API_KEY>`: the scheme is case-insensitive (`bearer`)', {
+    header: 'bearer {admin}',
+  }),
+  served('§5.1 `Authorization: Bearer <API_KEY>`: the scheme is case-insensitive (`BEARER`)', {
+    header: 'BEARER {admin}',
+  }),
+  served('§5.1 `Authorization: Bearer <API_KEY>`: extra spaces between scheme and key are allowed', {
+    header: 'Bearer   {admin}',
+  }),
   invalid('a key not of the form `ak_<API_KEY_BODY>` (`sk_…`)', { header: 'Bearer sk_live_0123456789abcdef' }),
   invalid('`ak_` with no body', { header: 'Bearer ak_' }),
   invalid('a prefix in the wrong case (`AK_…`)', { header: 'Bearer AK_0123456789abcdef0123456789abcdef' }),
   invalid('two words after `Bearer`', { header: 'Bearer {admin} extra' }),
   invalid('a well-formed key that was never issued', 'garbage'),
   invalid('a revoked key (§2: "A revoked key is treated as invalid")', 'revoked'),
-  ...SCOPES.flatMap((scope) => ENDPOINTS.map((e): Row => {
-    const allowed = scope === e.scope || scope === 'admin';
-    const what = `${e.method} ${e.path}`;
-    const name = !allowed
-      ? `§4 rule 2: A request with a key that lacks the scope in the table fails with 403 insufficient_scope (${scope} key, ${what} needs ${e.scope})`
-      : scope === 'admin' ? `§5: A key with admin may call every endpoint (${what})` : `§4 table: ${what} requires ${e.scope}; a ${scope} key is served`;
-    return {
-      name, method: e.method, path: e.path, key: scope, body: 'body' in e ? e.body : undefined,
-      expect: allowed ? { status: e.ok } : { status: 403, code: 'insufficient_scope', message: new RegExp(`'${e.scope}'`) },
-    };
-  })),
-  notFound('§4 rule 3: A request for an agent identifier that does not exist fails with 404 not_found', 'GET', '/ext/agents/agt_doesnotexist0000'),
-  notFound('§4 rule 3: A request for a task identifier that does not exist fails with 404 not_found', 'GET', '/ext/tasks/task_doesnotexist000'),
-  notFound('§4 rule 3: an agent_id that does not exist in POST /ext/tasks fails with 404 not_found', 'POST', '/ext/tasks', { ...TASK_BODY, agent_id: 'agt_doesnotexist0000' }),
-  { name: '§4 rule 3: a task of another account does not exist for this key: 404 not_found', method: 'GET', path: '/ext/tasks/{task}', key: 'admin@acc_free', expect: { status: 404, code: 'not_found', limit: 10 } },
+  ...SCOPES.flatMap((scope) =>
+    ENDPOINTS.map((e): Row => {
+      const allowed = scope === e.scope || scope === 'admin';
+      const what = `${e.method} ${e.path}`;
+      const name = !allowed
+        ? `§4 rule 2: A request with a key that lacks the scope in the table fails with 403 insufficient_scope (${scope} key, ${what} needs ${e.scope})`
+        : scope === 'admin'
+          ? `§5: A key with admin may call every endpoint (${what})`
+          : `§4 table: ${what} requires ${e.scope}; a ${scope} key is served`;
+      return {
+        name,
+        method: e.method,
+        path: e.path,
+        key: scope,
+        body: 'body' in e ? e.body : undefined,
+        expect: allowed
+          ? { status: e.ok }
+          : { status: 403, code: 'insufficient_scope', message: new RegExp(`'${e.scope}'`) },
+      };
+    }),
+  ),
+  notFound(
+    '§4 rule 3: A request for an agent identifier that does not exist fails with 404 not_found',
+    'GET',
+    '/ext/agents/agt_doesnotexist0000',
+  ),
+  notFound(
+    '§4 rule 3: A request for a task identifier that does not exist fails with 404 not_found',
+    'GET',
+    '/ext/tasks/task_doesnotexist000',
+  ),
+  notFound(
+    '§4 rule 3: an agent_id that does not exist in POST /ext/tasks fails with 404 not_found',
+    'POST',
+    '/ext/tasks',
+    { ...TASK_BODY, agent_id: 'agt_doesnotexist0000' },
+  ),
+  {
+    name: '§4 rule 3: a task of another account does not exist for this key: 404 not_found',
+    method: 'GET',
+    path: '/ext/tasks/{task}',
+    key: 'admin@acc_free',
+    expect: { status: 404, code: 'not_found', limit: 10 },
+  },
   notFound('§7 404 not_found "The requested resource does not exist": unknown path', 'GET', '/ext/nothing'),
   notFound('§7 404 not_found: unknown path below a known one', 'GET', '/ext/agents/{agent}/tasks'),
   notFound('§7 404 not_found: a trailing slash is another path', 'GET', '/ext/agents/'),
-  ...[['DELETE', '/ext/agents'], ['POST', '/ext/agents'], ['PUT', '/ext/tasks'], ['PATCH', '/ext/usage'], ['DELETE', '/ext/tasks/{task}']].map(([m, p]) =>
-    notFound(`§7 404 not_found: unknown method on a known path (${m} ${p})`, m!, p!)),
+  ...[
+    ['DELETE', '/ext/agents'],
+    ['POST', '/ext/agents'],
+    ['PUT', '/ext/tasks'],
+    ['PATCH', '/ext/usage'],
+    ['DELETE', '/ext/tasks/{task}'],
+  ].map(([m, p]) => notFound(`§7 404 not_found: unknown method on a known path (${m} ${p})`, m!, p!)),
   {
-    name: '§4 rule 4: A task that the account cannot pay for fails with 402 insufficient_credits', method: 'POST', path: '/ext/tasks', key: 'write:tasks', body: TASK_BODY,
-    setup: ({ sandbox }) => void sandbox.accounts.update('acc_demo', { balanceUsd: 0 }), expect: { status: 402, code: 'insufficient_credits' },
+    name: '§4 rule 4: A task that the account cannot pay for fails with 402 insufficient_credits',
+    method: 'POST',
+    path: '/ext/tasks',
+    key: 'write:tasks',
+    body: TASK_BODY,
+    setup: ({ sandbox }) => void sandbox.accounts.update('acc_demo', { balanceUsd: 0 }),
+    expect: { status: 402, code: 'insufficient_credits' },
   },
   {
-    name: 'CONTRACT §3.5: a POST /ext/tasks body over 1 MiB fails with 413 request_too_large', method: 'POST', path: '/ext/tasks', key: 'write:tasks',
-    body: JSON.stringify({ agent_id: 'agt_x', description: 'x'.repeat(1024 * 1024) }), expect: { status: 413, code: 'request_too_large' },
+    name: 'CONTRACT §3.5: a POST /ext/tasks body over 1 MiB fails with 413 request_too_large',
+    method: 'POST',
+    path: '/ext/tasks',
+    key: 'write:tasks',
+    body: JSON.stringify({ agent_id: 'agt_x', description: 'x'.repeat(1024 * 1024) }),
+    expect: { status: 413, code: 'request_too_large' },
   },
   {
-    name: 'CONTRACT §3.2 "Every authenticated request counts": one with an unknown X-Sandbox-Scenario gets 400 on the account\'s window', method: 'GET', path: '/ext/agents',
-    key: 'read:agents', headers: { 'X-Sandbox-Scenario': 'meteor-strike' }, expect: { status: 400, code: 'invalid_request' },
+    name: 'CONTRACT §3.2 "Every authenticated request counts": one with an unknown X-Sandbox-Scenario gets 400 on the account\'s window',
+    method: 'GET',
+    path: '/ext/agents',
+    key: 'read:agents',
+    headers: { 'X-Sandbox-Scenario': 'meteor-strike' },
+    expect: { status: 400, code: 'invalid_request' },
   },
-  { name: 'CONTRACT §3 order, key before route: no key on an unknown path gets 401 missing_api_key', method: 'GET', path: '/ext/nothing', key: 'none', expect: { status: 401, code: 'missing_api_key' } },
-  { name: 'CONTRACT §3 order, key before route: a revoked key on an unknown path gets 401 invalid_api_key', method: 'GET', path: '/ext/nothing', key: 'revoked', expect: { status: 401, code: 'invalid_api_key' } },
-  { name: 'CONTRACT §3 order, route before scope: a key without scope on an unknown path gets 404, not 403', method: 'GET', path: '/ext/nothing', key: 'read:usage', expect: { status: 404, code: 'not_found' } },
-  { name: 'CONTRACT §3 order, route before scope: a key without scope, unknown method on a known path, gets 404', method: 'DELETE', path: '/ext/usage', key: 'read:agents', expect: { status: 404, code: 'not_found' } },
-  { name: 'CONTRACT §3 order, scope before resource: a key without scope on an unknown agent gets 403', method: 'GET', path: '/ext/agents/agt_doesnotexist0000', key: 'read:usage', expect: { status: 403, code: 'insufficient_scope' } },
-  { name: 'CONTRACT §3 order, scope before body: a key without scope and a body that is not JSON gets 403', method: 'POST', path: '/ext/tasks', key: 'read:agents', body: '{not json', expect: { status: 403, code: 'insufficient_scope' } },
-  ...[['a key with no scope for the route', 'read:usage', '/ext/agents'], ['an unknown path', 'admin', '/ext/nothing']].map(([what, key, path]): Row => ({
-    name: `CONTRACT §3 order, rate before route and scope: a rate-limited key gets 429 on ${what}`, method: 'GET', path: path!, key: key!,
+  {
+    name: 'CONTRACT §3 order, key before route: no key on an unknown path gets 401 missing_api_key',
+    method: 'GET',
+    path: '/ext/nothing',
+    key: 'none',
+    expect: { status: 401, code: 'missing_api_key' },
+  },
+  {
+    name: 'CONTRACT §3 order, key before route: a revoked key on an unknown path gets 401 invalid_api_key',
+    method: 'GET',
+    path: '/ext/nothing',
+    key: 'revoked',
+    expect: { status: 401, code: 'invalid_api_key' },
+  },
+  {
+    name: 'CONTRACT §3 order, route before scope: a key without scope on an unknown path gets 404, not 403',
+    method: 'GET',
+    path: '/ext/nothing',
+    key: 'read:usage',
+    expect: { status: 404, code: 'not_found' },
+  },
+  {
+    name: 'CONTRACT §3 order, route before scope: a key without scope, unknown method on a known path, gets 404',
+    method: 'DELETE',
+    path: '/ext/usage',
+    key: 'read:agents',
+    expect: { status: 404, code: 'not_found' },
+  },
+  {
+    name: 'CONTRACT §3 order, scope before resource: a key without scope on an unknown agent gets 403',
+    method: 'GET',
+    path: '/ext/agents/agt_doesnotexist0000',
+    key: 'read:usage',
+    expect: { status: 403, code: 'insufficient_scope' },
+  },
+  {
+    name: 'CONTRACT §3 order, scope before body: a key without scope and a body that is not JSON gets 403',
+    method: 'POST',
+    path: '/ext/tasks',
+    key: 'read:agents',
+    body: '{not json',
+    expect: { status: 403, code: 'insufficient_scope' },
+  },
+  ...[
+    ['a key with no scope for the route', 'read:usage', '/ext/agents'],
+    ['an unknown path', 'admin', '/ext/nothing'],
+  ].map(([what, key, path]): Row => ({
+    name: `CONTRACT §3 order, rate before route and scope: a rate-limited key gets 429 on ${what}`,
+    method: 'GET',
+    path: path!,
+    key: key!,
     setup: async (door) => {
       door.sandbox.accounts.update('acc_demo', { limits: { rpm: 1 } });
       expect((await door.call('GET', '/ext/usage', { key: keyOf(door.sandbox, 'read:usage') })).status).toBe(200);
@@ -117,11 +246,13 @@ type Fill = (text: string) => string;
 
 async function send(door: Door, row: Row, fill: Fill): Promise<Answer> {
   const { sandbox } = door;
-  const body = row.body === undefined ? undefined : typeof row.body === 'string' ? row.body : fill(JSON.stringify(row.body));
+  const body =
+    row.body === undefined ? undefined : typeof row.body === 'string' ? row.body : fill(JSON.stringify(row.body));
   const k = row.key;
   const headers = row.headers;
   if (k === 'none') return door.call(row.method, fill(row.path), { body, headers });
-  if (typeof k === 'object') return door.call(row.method, fill(row.path), { body, headers: { ...headers, Authorization: fill(k.header) } });
+  if (typeof k === 'object')
+    return door.call(row.method, fill(row.path), { body, headers: { ...headers, Authorization: fill(k.header) } });
   let key: string;
   if (k === 'garbage') key = 'ak_NeverIssuedNeverIssuedNeverIssued0';
   else if (k === 'revoked') {
@@ -155,14 +286,19 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
       used += 1;
     }
     await row.setup?.(door);
-    const fill: Fill = (text) => text.replaceAll('{agent}', agent).replaceAll('{task}', task).replaceAll('{admin}', admin);
+    const fill: Fill = (text) =>
+      text.replaceAll('{agent}', agent).replaceAll('{task}', task).replaceAll('{admin}', admin);
     const before = sandbox.snapshot();
     const res = await send(door, row, fill);
     if (row.expect.code) {
       // CONTRACT §3: "A request that fails changes no state: no task, no charge, no hold."
       const after = sandbox.snapshot();
       const money = (snap: typeof before) => snap.accounts.map((a) => [a.id, a.plan, a.balanceNano, a.heldNano]);
-      expect([after.tasks, money(after), after.keys.filter((k) => !k.revoked).length]).toEqual([before.tasks, money(before), before.keys.filter((k) => !k.revoked).length]);
+      expect([after.tasks, money(after), after.keys.filter((k) => !k.revoked).length]).toEqual([
+        before.tasks,
+        money(before),
+        before.keys.filter((k) => !k.revoked).length,
+      ]);
     }
 
     expect(res.status, res.text).toBe(row.expect.status);
@@ -194,7 +330,10 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     expect(over.json.error.message).toMatch(/slow down/i);
     expect(over.headers.get('retry-after')).toBe('30');
     expectRateHeaders(over, { limit: 10, remaining: 0, resetAt: start + 60_000 });
-    const post = await door.call('POST', '/ext/tasks', { key, body: { ...TASK_BODY, agent_id: sandbox.snapshot().agents[0]!.id } });
+    const post = await door.call('POST', '/ext/tasks', {
+      key,
+      body: { ...TASK_BODY, agent_id: sandbox.snapshot().agents[0]!.id },
+    });
     expectError(post, 'rate_limit_exceeded');
     expect(sandbox.tasks.list()).toEqual([]);
 
@@ -221,9 +360,14 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
   });
 
-  it('§8 Plans: X-RateLimit-Limit is the plan\'s RPM (Free 10, Starter 60, Pro 300, Enterprise 1000)', async () => {
+  it("§8 Plans: X-RateLimit-Limit is the plan's RPM (Free 10, Starter 60, Pro 300, Enterprise 1000)", async () => {
     const { sandbox } = door;
-    for (const [account, rpm] of [['acc_free', 10], ['acc_starter', 60], ['acc_demo', 300], ['acc_enterprise', 1000]] as const) {
+    for (const [account, rpm] of [
+      ['acc_free', 10],
+      ['acc_starter', 60],
+      ['acc_demo', 300],
+      ['acc_enterprise', 1000],
+    ] as const) {
       const res = await door.call('GET', '/ext/usage', { key: keyOf(sandbox, 'admin', account) });
       expect(res.status).toBe(200);
       expectRateHeaders(res, { limit: rpm, remaining: rpm - 1 });
@@ -234,7 +378,9 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     const { sandbox } = door;
     const start = sandbox.clock.now();
     for (let i = 1; i <= ANONYMOUS_RPM; i++) {
-      const res = await door.call('GET', '/ext/agents', { key: i % 2 ? undefined : 'ak_NeverIssuedNeverIssuedNeverIssued0' });
+      const res = await door.call('GET', '/ext/agents', {
+        key: i % 2 ? undefined : 'ak_NeverIssuedNeverIssuedNeverIssued0',
+      });
       expect(res.status).toBe(401);
       expectRateHeaders(res, { limit: ANONYMOUS_RPM, remaining: ANONYMOUS_RPM - i, resetAt: start + 60_000 });
     }
@@ -256,26 +402,59 @@ describe.each(DOORS)('the contract table, %s door', (_name, open) => {
     await door.call('GET', '/ext/usage', { key: keyOf(sandbox) });
     await door.call('GET', '/ext/usage');
     sandbox.clock.advance('25s');
-    expectRateHeaders(await door.call('GET', '/ext/agents', { key: keyOf(sandbox, 'read:agents') }), { limit: PRO_RPM, remaining: PRO_RPM - 2, resetAt: start + 60_000 });
-    expectRateHeaders(await door.call('GET', '/ext/agents'), { limit: ANONYMOUS_RPM, remaining: ANONYMOUS_RPM - 2, resetAt: start + 60_000 });
+    expectRateHeaders(await door.call('GET', '/ext/agents', { key: keyOf(sandbox, 'read:agents') }), {
+      limit: PRO_RPM,
+      remaining: PRO_RPM - 2,
+      resetAt: start + 60_000,
+    });
+    expectRateHeaders(await door.call('GET', '/ext/agents'), {
+      limit: ANONYMOUS_RPM,
+      remaining: ANONYMOUS_RPM - 2,
+      resetAt: start + 60_000,
+    });
     sandbox.clock.advance('35s');
-    expectRateHeaders(await door.call('GET', '/ext/agents', { key: keyOf(sandbox) }), { remaining: PRO_RPM - 1, resetAt: start + 120_000 });
+    expectRateHeaders(await door.call('GET', '/ext/agents', { key: keyOf(sandbox) }), {
+      remaining: PRO_RPM - 1,
+      resetAt: start + 120_000,
+    });
   });
 
-  it('§7: every error status of the document\'s table is the catalogue\'s', () => {
-    expect(Object.fromEntries(Object.entries(ERRORS).slice(0, 6).map(([code, e]) => [code, e.status]))).toEqual({
-      missing_api_key: 401, invalid_api_key: 401, insufficient_scope: 403, rate_limit_exceeded: 429, insufficient_credits: 402, not_found: 404,
+  it("§7: every error status of the document's table is the catalogue's", () => {
+    expect(
+      Object.fromEntries(
+        Object.entries(ERRORS)
+          .slice(0, 6)
+          .map(([code, e]) => [code, e.status]),
+      ),
+    ).toEqual({
+      missing_api_key: 401,
+      invalid_api_key: 401,
+      insufficient_scope: 403,
+      rate_limit_exceeded: 429,
+      insufficient_credits: 402,
+      not_found: 404,
     });
   });
 });
 
 describe('the tables of the document, as the sandbox holds them', () => {
   it('§5 Scopes (exact values): read:agents, write:agents, read:tasks, write:tasks, read:usage, read:analytics, admin', () => {
-    expect([...SCOPES]).toEqual(['read:agents', 'write:agents', 'read:tasks', 'write:tasks', 'read:usage', 'read:analytics', 'admin']);
+    expect([...SCOPES]).toEqual([
+      'read:agents',
+      'write:agents',
+      'read:tasks',
+      'write:tasks',
+      'read:usage',
+      'read:analytics',
+      'admin',
+    ]);
   });
 
   it('§8 Plans: price, monthly credits, RPM, TPM and API keys of Free, Starter, Pro and Enterprise', () => {
-    const row = (id: PlanId) => { const p = PLANS[id]; return [p.name, p.priceUsd, p.monthlyCreditsNano / 1e9, p.rpm, p.tpm, p.maxKeys, p.discountPercent, p.webhooks]; };
+    const row = (id: PlanId) => {
+      const p = PLANS[id];
+      return [p.name, p.priceUsd, p.monthlyCreditsNano / 1e9, p.rpm, p.tpm, p.maxKeys, p.discountPercent, p.webhooks];
+    };
     expect(PLAN_IDS.map(row)).toEqual([
       ['Free', 0, 0, 10, 10_000, 1, 0, false],
       ['Starter', 9, 10, 60, 60_000, 3, 0, false],
@@ -284,16 +463,21 @@ describe('the tables of the document, as the sandbox holds them', () => {
     ]);
   });
 
-  it.each([['acc_free', 1], ['acc_starter', 3], ['acc_demo', 10], ['acc_enterprise', Infinity]] as const)(
-    '§2 "The number of keys per account depends on the plan": %s may hold %s live keys', (account, max) => {
-      const sandbox = createSandbox({ clock: 'manual' });
-      const live = () => sandbox.keys.list(account).filter((k) => !k.revoked).length;
-      const target = Number.isFinite(max) ? max : 25;
-      while (live() < target) expect(sandbox.keys.create({ accountId: account, scopes: ['read:agents'] }).key).toMatch(/^ak_[A-Za-z0-9_-]+$/);
-      if (Number.isFinite(max)) {
-        expect(() => sandbox.keys.create({ accountId: account, scopes: ['read:agents'] })).toThrow(/allows/);
-        sandbox.keys.revoke(sandbox.keys.list(account)[0]!.id);
-        expect(sandbox.keys.create({ accountId: account, scopes: ['admin'] }).accountId).toBe(account);
-      }
-    });
+  it.each([
+    ['acc_free', 1],
+    ['acc_starter', 3],
+    ['acc_demo', 10],
+    ['acc_enterprise', Infinity],
+  ] as const)('§2 "The number of keys per account depends on the plan": %s may hold %s live keys', (account, max) => {
+    const sandbox = createSandbox({ clock: 'manual' });
+    const live = () => sandbox.keys.list(account).filter((k) => !k.revoked).length;
+    const target = Number.isFinite(max) ? max : 25;
+    while (live() < target)
+      expect(sandbox.keys.create({ accountId: account, scopes: ['read:agents'] }).key).toMatch(/^ak_[A-Za-z0-9_-]+$/);
+    if (Number.isFinite(max)) {
+      expect(() => sandbox.keys.create({ accountId: account, scopes: ['read:agents'] })).toThrow(/allows/);
+      sandbox.keys.revoke(sandbox.keys.list(account)[0]!.id);
+      expect(sandbox.keys.create({ accountId: account, scopes: ['admin'] }).accountId).toBe(account);
+    }
+  });
 });

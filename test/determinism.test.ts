@@ -35,14 +35,28 @@ async function session(door: Door): Promise<string[]> {
   const out: string[] = [];
   const call = async (method: string, path: string, key?: string, body?: unknown) => {
     const res = await door.call(method, path, { key, body });
-    const headers = [...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)).map(([n, v]) => `${n}: ${v}`).sort();
+    const headers = [...res.headers]
+      .filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name))
+      .map(([n, v]) => `${n}: ${v}`)
+      .sort();
     out.push(`${method} ${path} → ${res.status}\n${headers.join('\n')}\n${res.text}`);
     return res;
   };
   await call('GET', '/ext/agents', admin);
   await call('GET', `/ext/agents/${other}`, keyOf(sandbox, 'read:agents'));
-  const t1 = (await call('POST', '/ext/tasks', keyOf(sandbox, 'write:tasks'), { agent_id: agent, description: 'Translate the release notes into French.' })).json.id;
-  const t2 = (await call('POST', '/ext/tasks', admin, { agent_id: other, description: 'Review this SQL query for injection risks.', priority: 'urgent' })).json.id;
+  const t1 = (
+    await call('POST', '/ext/tasks', keyOf(sandbox, 'write:tasks'), {
+      agent_id: agent,
+      description: 'Translate the release notes into French.',
+    })
+  ).json.id;
+  const t2 = (
+    await call('POST', '/ext/tasks', admin, {
+      agent_id: other,
+      description: 'Review this SQL query for injection risks.',
+      priority: 'urgent',
+    })
+  ).json.id;
   await call('GET', `/ext/tasks/${t1}`, admin);
   sandbox.clock.advance('2s');
   await call('GET', `/ext/tasks/${t1}`, keyOf(sandbox, 'read:tasks'));
@@ -84,7 +98,7 @@ describe('the catalog', () => {
     expect(await catalogBytes(await socket(7))).toEqual(inside);
   });
 
-  it('after restore() of another seed\'s state, lists that state\'s catalog', async () => {
+  it("after restore() of another seed's state, lists that state's catalog", async () => {
     const a = await socket(7);
     const other = createSandbox({ seed: 8, clock: 'manual' });
     const before = await catalogBytes(a);

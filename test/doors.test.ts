@@ -36,7 +36,9 @@ it('the node door answers a failure of the core with 500 internal_error, no stac
   const server = createServer(door);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const res = await read(await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/ext/agents`));
+    const res = await read(
+      await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/ext/agents`),
+    );
     expectError(res, 'internal_error');
     expect(res.text).not.toMatch(/boom|at /);
   } finally {
@@ -47,13 +49,18 @@ it('the node door answers a failure of the core with 500 internal_error, no stac
 it('restore() refuses times no timestamp can show, instead of failing every later request', () => {
   const sandbox = createSandbox({ clock: 'manual' });
   const snap = sandbox.snapshot();
-  expect(() => sandbox.restore({ ...snap, buckets: [['acc_demo', { windowStart: 1e300, count: 0, tokens: 0 }]] })).toThrow(/buckets/);
+  expect(() =>
+    sandbox.restore({ ...snap, buckets: [['acc_demo', { windowStart: 1e300, count: 0, tokens: 0 }]] }),
+  ).toThrow(/buckets/);
   expect(sandbox.snapshot()).toEqual(snap);
 });
 
 describe('where the handlers answer (CONTRACT §1: "default baseUrl matches any origin + /api/v1")', () => {
   const ask = async (sandbox: Sandbox, url: string) => {
-    const res = await getResponse(sandbox.handlers, new Request(url, { headers: { Authorization: `Bearer ${keyOf(sandbox)}` } }));
+    const res = await getResponse(
+      sandbox.handlers,
+      new Request(url, { headers: { Authorization: `Bearer ${keyOf(sandbox)}` } }),
+    );
     return res && { status: res.status, json: await res.json() };
   };
 
@@ -71,11 +78,14 @@ describe('where the handlers answer (CONTRACT §1: "default baseUrl matches any 
     expect((await ask(sandbox, 'https://api.example.com/agent-work/api/v1/ext/usage'))?.status).toBe(200);
     expect(await ask(sandbox, 'https://other.example.com/agent-work/api/v1/ext/usage')).toBeUndefined();
     expect(await ask(sandbox, 'https://api.example.com/api/v1/ext/usage')).toBeUndefined();
-    const created = await getResponse(sandbox.handlers, new Request('https://api.example.com/agent-work/api/v1/ext/tasks', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${keyOf(sandbox)}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ agent_id: sandbox.snapshot().agents[0]!.id, description: 'Summarise.' }),
-    }));
+    const created = await getResponse(
+      sandbox.handlers,
+      new Request('https://api.example.com/agent-work/api/v1/ext/tasks', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${keyOf(sandbox)}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ agent_id: sandbox.snapshot().agents[0]!.id, description: 'Summarise.' }),
+      }),
+    );
     expect(created!.status).toBe(201);
     expect(created!.headers.get('location')).toBe(`/agent-work/api/v1/ext/tasks/${(await created!.json()).id}`);
   });

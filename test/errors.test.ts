@@ -6,23 +6,52 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as pkg from '../src/index.js';
-import { ApiError, ClockError, createSandbox, FixtureError, SandboxError, ScenarioError, SnapshotError, StartError, StateFileError, UsageError, WebhookTimeoutError } from '../src/index.js';
+import {
+  ApiError,
+  ClockError,
+  createSandbox,
+  FixtureError,
+  SandboxError,
+  ScenarioError,
+  SnapshotError,
+  StartError,
+  StateFileError,
+  UsageError,
+  WebhookTimeoutError,
+} from '../src/index.js';
 import { parseCli } from '../src/cli/args.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('one error tree', () => {
   it('every error class of the package is exported by the main entry and derives from SandboxError', () => {
-    const declared = files(SRC).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/class (\w+) extends (\w+)/g)].map((m) => ({ name: m[1]!, base: m[2]! })));
+    const declared = files(SRC).flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/class (\w+) extends (\w+)/g)].map((m) => ({ name: m[1]!, base: m[2]! })),
+    );
     const errors = declared.filter((c) => c.name.endsWith('Error'));
-    expect(errors.map((c) => c.name).sort()).toEqual(['ApiError', 'ClockError', 'FixtureError', 'SandboxError', 'ScenarioError', 'SnapshotError', 'StartError', 'StateFileError', 'UsageError', 'WebhookTimeoutError']);
+    expect(errors.map((c) => c.name).sort()).toEqual([
+      'ApiError',
+      'ClockError',
+      'FixtureError',
+      'SandboxError',
+      'ScenarioError',
+      'SnapshotError',
+      'StartError',
+      'StateFileError',
+      'UsageError',
+      'WebhookTimeoutError',
+    ]);
     for (const { name, base } of errors) {
       if (name === 'SandboxError') expect(base).toBe('Error');
       const exported = (pkg as Record<string, unknown>)[name];
       expect(exported, `${name} is exported`).toBeTypeOf('function');
-      expect((exported as { prototype: unknown }).prototype instanceof SandboxError || exported === SandboxError).toBe(true);
+      expect((exported as { prototype: unknown }).prototype instanceof SandboxError || exported === SandboxError).toBe(
+        true,
+      );
     }
   });
 
@@ -66,8 +95,12 @@ describe('one error tree', () => {
     expect(caught(() => sandbox.restore({}))).toBeInstanceOf(SnapshotError);
     // @ts-expect-error not a fixture set on purpose: checked at run time
     expect(caught(() => createSandbox({ fixtures: { accounts: 1 } }))).toBeInstanceOf(FixtureError);
-    expect(caught(() => sandbox.accounts.update('acc_nope', {}))).toMatchObject({ name: 'SandboxError', code: 'not_found' });
+    expect(caught(() => sandbox.accounts.update('acc_nope', {}))).toMatchObject({
+      name: 'SandboxError',
+      code: 'not_found',
+    });
     expect(caught(() => parseCli(['--clock', 'sideways'], {}))).toBeInstanceOf(UsageError);
-    for (const error of [caught(() => sandbox.clock.advance('soon')), caught(() => parseCli(['--port', 'x'], {}))]) expect(error).toBeInstanceOf(SandboxError);
+    for (const error of [caught(() => sandbox.clock.advance('soon')), caught(() => parseCli(['--port', 'x'], {}))])
+      expect(error).toBeInstanceOf(SandboxError);
   });
 });

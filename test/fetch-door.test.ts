@@ -28,7 +28,9 @@ describe('sandbox.fetch', () => {
     const agent = sandbox.snapshot().agents[0]!.id;
     const body = JSON.stringify({ agent_id: agent, description: 'Hello' });
     const a = await sandbox.fetch(`${BASE}/ext/tasks`, { method: 'POST', headers, body });
-    const b = await sandbox.fetch(new Request(`${BASE}/ext/tasks`, { method: 'POST', headers, body: new Blob([body]) }));
+    const b = await sandbox.fetch(
+      new Request(`${BASE}/ext/tasks`, { method: 'POST', headers, body: new Blob([body]) }),
+    );
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.headers.get('location')).toMatch(/^\/api\/v1\/ext\/tasks\/task_/);
     sandbox.clock.advance('30s');
@@ -46,15 +48,22 @@ describe('sandbox.fetch', () => {
 
   it('the network-error scenario rejects as a failed fetch does; an aborted signal rejects with AbortError', async () => {
     const sandbox = createSandbox();
-    await expect(sandbox.fetch(`${BASE}/ext/agents`, { headers: { Authorization: 'Bearer ak_magic_network_error' } })).rejects.toThrow(TypeError);
+    await expect(
+      sandbox.fetch(`${BASE}/ext/agents`, { headers: { Authorization: 'Bearer ak_magic_network_error' } }),
+    ).rejects.toThrow(TypeError);
     const controller = new AbortController();
     controller.abort();
-    await expect(sandbox.fetch(`${BASE}/ext/agents`, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(sandbox.fetch(`${BASE}/ext/agents`, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('HEAD answers with no body', async () => {
     const sandbox = createSandbox();
-    const res = await sandbox.fetch(`${BASE}/ext/agents`, { method: 'HEAD', headers: { Authorization: `Bearer ${keyOf(sandbox)}` } });
+    const res = await sandbox.fetch(`${BASE}/ext/agents`, {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${keyOf(sandbox)}` },
+    });
     expect(await res.text()).toBe('');
   });
 });

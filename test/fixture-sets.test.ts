@@ -5,11 +5,23 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { main, type CliRun } from '../src/cli/main.js';
-import { createSandbox, FIXTURE_SET_NAMES, FixtureError, FixtureSetSchema, generateDefaultFixtures, parseFixtureSet, PLAN_IDS } from '../src/index.js';
+import {
+  createSandbox,
+  FIXTURE_SET_NAMES,
+  FixtureError,
+  FixtureSetSchema,
+  generateDefaultFixtures,
+  parseFixtureSet,
+  PLAN_IDS,
+} from '../src/index.js';
 
 const FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures');
 const files = readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'));
-const io = (out: string[] = []) => ({ stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t), env: {} });
+const io = (out: string[] = []) => ({
+  stdout: (t: string) => void out.push(t),
+  stderr: (t: string) => void out.push(t),
+  env: {},
+});
 
 describe('every file in fixtures/', () => {
   it.each(files)('%s is a valid fixture set that a sandbox starts from', (file) => {
@@ -21,10 +33,14 @@ describe('every file in fixtures/', () => {
 
   it('fixture-set.schema.json (for editors) is the JSON Schema of FixtureSetSchema, and every set validates against it', () => {
     const committed = JSON.parse(readFileSync(join(FIXTURES_DIR, 'fixture-set.schema.json'), 'utf8'));
-    expect(committed).toEqual({ ...z.toJSONSchema(FixtureSetSchema, { target: 'draft-2020-12', io: 'input' }), title: 'agent-work-sandbox fixture set' });
+    expect(committed).toEqual({
+      ...z.toJSONSchema(FixtureSetSchema, { target: 'draft-2020-12', io: 'input' }),
+      title: 'agent-work-sandbox fixture set',
+    });
     const ajv = new Ajv2020({ strict: false });
     const validate = ajv.compile(committed);
-    for (const file of files) expect(validate(JSON.parse(readFileSync(join(FIXTURES_DIR, file), 'utf8'))), file).toBe(true);
+    for (const file of files)
+      expect(validate(JSON.parse(readFileSync(join(FIXTURES_DIR, file), 'utf8'))), file).toBe(true);
   });
 
   it('default.json is the default set exported for seed 1 (fixtures export), so it cannot drift', () => {
@@ -41,17 +57,35 @@ describe('bundled sets by name', () => {
     const sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual' });
     const set = JSON.parse(readFileSync(join(FIXTURES_DIR, 'marketplace.json'), 'utf8'));
     expect(set.agents.length).toBeGreaterThanOrEqual(30);
-    expect(new Set(set.agents.map((a: { model: string }) => a.model))).toEqual(new Set(['model-a', 'model-b', 'model-c']));
-    expect(new Set(set.agents.flatMap((a: { capabilities: string[] }) => a.capabilities)).size).toBeGreaterThanOrEqual(15);
+    expect(new Set(set.agents.map((a: { model: string }) => a.model))).toEqual(
+      new Set(['model-a', 'model-b', 'model-c']),
+    );
+    expect(new Set(set.agents.flatMap((a: { capabilities: string[] }) => a.capabilities)).size).toBeGreaterThanOrEqual(
+      15,
+    );
     expect(new Set(sandbox.accounts.list().map((a) => a.plan))).toEqual(new Set(PLAN_IDS));
-    const res = sandbox.handle({ method: 'GET', path: '/ext/agents', query: 'limit=100', header: (n) => (n === 'authorization' ? 'Bearer ak_demo_acme_admin' : undefined), body: '', clientId: 't' });
+    const res = sandbox.handle({
+      method: 'GET',
+      path: '/ext/agents',
+      query: 'limit=100',
+      header: (n) => (n === 'authorization' ? 'Bearer ak_demo_acme_admin' : undefined),
+      body: '',
+      clientId: 't',
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).data).toHaveLength(set.agents.length);
   });
 
   it('marketplace has the magic keys of the default set: ak_magic_rate_limited answers 429', () => {
     const sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual' });
-    const res = sandbox.handle({ method: 'GET', path: '/ext/agents', query: '', header: (n) => (n === 'authorization' ? 'Bearer ak_magic_rate_limited' : undefined), body: '', clientId: 't' });
+    const res = sandbox.handle({
+      method: 'GET',
+      path: '/ext/agents',
+      query: '',
+      header: (n) => (n === 'authorization' ? 'Bearer ak_magic_rate_limited' : undefined),
+      body: '',
+      clientId: 't',
+    });
     expect(res.status).toBe(429);
     expect(JSON.parse(res.body).error.code).toBe('rate_limit_exceeded');
   });
@@ -59,7 +93,14 @@ describe('bundled sets by name', () => {
   it('empty: one account, no agents', () => {
     const sandbox = createSandbox({ fixtures: 'empty', clock: 'manual' });
     expect(sandbox.accounts.list()).toHaveLength(1);
-    const res = sandbox.handle({ method: 'GET', path: '/ext/agents', query: '', header: (n) => (n === 'authorization' ? 'Bearer ak_demo_empty_admin' : undefined), body: '', clientId: 't' });
+    const res = sandbox.handle({
+      method: 'GET',
+      path: '/ext/agents',
+      query: '',
+      header: (n) => (n === 'authorization' ? 'Bearer ak_demo_empty_admin' : undefined),
+      body: '',
+      clientId: 't',
+    });
     expect(JSON.parse(res.body)).toEqual({ data: [], has_more: false, next_cursor: null });
   });
 
@@ -71,7 +112,9 @@ describe('bundled sets by name', () => {
     // @ts-expect-error a misspelt name on purpose: checked at run time
     expect(() => createSandbox({ fixtures: 'marketpalce' })).toThrow(FixtureError);
     // @ts-expect-error a misspelt name on purpose: checked at run time
-    expect(() => createSandbox({ fixtures: 'marketpalce' })).toThrow(/Unknown fixture set "marketpalce".*default, marketplace, empty/);
+    expect(() => createSandbox({ fixtures: 'marketpalce' })).toThrow(
+      /Unknown fixture set "marketpalce".*default, marketplace, empty/,
+    );
   });
 
   it('two sandboxes on one bundled set do not share state', () => {
@@ -111,22 +154,38 @@ describe('--fixtures NAME|FILE', () => {
   const broken: [string, (set: any) => unknown, RegExp][] = [
     ['not JSON', () => '{ "accounts": [', /is not valid JSON/],
     ['an unknown plan', (s) => ((s.accounts[0].plan = 'platinum'), s), /at accounts\[0\]\.plan: .*"free"/],
-    ['a key on no account', (s) => ((s.keys[0].account_id = 'acc_nobody'), s), /at keys\[0\]\.account_id: no account "acc_nobody"/],
+    [
+      'a key on no account',
+      (s) => ((s.keys[0].account_id = 'acc_nobody'), s),
+      /at keys\[0\]\.account_id: no account "acc_nobody"/,
+    ],
     ['an unknown scope', (s) => ((s.keys[0].scopes = ['write:everything']), s), /at keys\[0\]\.scopes\[0\]/],
     ['a misspelled field', (s) => ((s.acounts = s.accounts), s), /at \(top level\): Unrecognized key: "acounts"/],
     ['a negative balance', (s) => ((s.accounts[0].balance_usd = -1), s), /at accounts\[0\]\.balance_usd: /],
-    ['an agent with an unknown model', (s) => (s.agents.push({ ...generateDefaultFixtures(1).agents[0], model: 'gpt-9' }), s), /at agents\[0\]\.model: /],
+    [
+      'an agent with an unknown model',
+      (s) => (s.agents.push({ ...generateDefaultFixtures(1).agents[0], model: 'gpt-9' }), s),
+      /at agents\[0\]\.model: /,
+    ],
     ['no accounts', (s) => ((s.accounts = []), (s.keys = []), s), /at accounts: /],
   ];
-  it.each(broken)('a file with %s is refused with a message naming the file, the path in it and the problem', async (label, breakIt, message) => {
-    const path = write(`${label.replace(/\W+/g, '-')}.json`, breakIt(good()));
-    const error = await main(['--port', '0', '--fixtures', path], io()).then(() => undefined, (e: Error) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect(error!.message).toContain(path);
-    expect(error!.message).toMatch(message);
-  });
+  it.each(broken)(
+    'a file with %s is refused with a message naming the file, the path in it and the problem',
+    async (label, breakIt, message) => {
+      const path = write(`${label.replace(/\W+/g, '-')}.json`, breakIt(good()));
+      const error = await main(['--port', '0', '--fixtures', path], io()).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error).toBeInstanceOf(Error);
+      expect(error!.message).toContain(path);
+      expect(error!.message).toMatch(message);
+    },
+  );
 
   it('a file that does not exist is named in the error', async () => {
-    await expect(main(['--port', '0', '--fixtures', join(dir, 'nope.json')], io())).rejects.toThrow(/Cannot read the fixture file .*nope\.json/);
+    await expect(main(['--port', '0', '--fixtures', join(dir, 'nope.json')], io())).rejects.toThrow(
+      /Cannot read the fixture file .*nope\.json/,
+    );
   });
 });

@@ -10,7 +10,11 @@ describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
     server = await sandbox.listen({ port: 0 });
   });
   afterAll(() => server.close());
-  const api = (path: string, key = 'ak_demo_acme_admin', init: RequestInit = {}) => fetch(`${server.url}/api/v1${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });
+  const api = (path: string, key = 'ak_demo_acme_admin', init: RequestInit = {}) =>
+    fetch(`${server.url}/api/v1${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    });
 
   it('serves the page as HTML with a content security policy', async () => {
     const res = await fetch(`${server.url}/__sandbox/`);
@@ -23,7 +27,9 @@ describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
     // No inline script: the policy allows scripts from the sandbox only, and the page's own script parses.
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
-    expect([...html.matchAll(/<script([^>]*)>/g)].every(([, attrs]) => /src=|type="application\/json"/.test(attrs!))).toBe(true);
+    expect(
+      [...html.matchAll(/<script([^>]*)>/g)].every(([, attrs]) => /src=|type="application\/json"/.test(attrs!)),
+    ).toBe(true);
     const js = await fetch(`${server.url}/__sandbox/inspector/inspector.js`);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const script = await js.text();
@@ -32,17 +38,33 @@ describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
 
   it('gives accounts with their rate window, keys, agents, tasks and requests newest first', async () => {
     const agents = (await (await api('/ext/agents?limit=2')).json()).data;
-    const task = await (await api('/ext/tasks', undefined, { method: 'POST', body: JSON.stringify({ agent_id: agents[0].id, description: 'Hello' }) })).json();
+    const task = await (
+      await api('/ext/tasks', undefined, {
+        method: 'POST',
+        body: JSON.stringify({ agent_id: agents[0].id, description: 'Hello' }),
+      })
+    ).json();
     await api('/ext/usage', 'ak_demo_acme_read_agents');
     const o = await (await fetch(`${server.url}/__sandbox/overview`)).json();
     expect(o.clock).toBe('manual');
     const acme = o.accounts.find((a: { id: string }) => a.id === 'acc_acme');
-    expect(acme).toMatchObject({ plan: 'pro', limits: { rpm: 300, tpm: 150000 }, rate_window: { requests: 3, remaining: 297 } });
+    expect(acme).toMatchObject({
+      plan: 'pro',
+      limits: { rpm: 300, tpm: 150000 },
+      rate_window: { requests: 3, remaining: 297 },
+    });
     expect(acme.held_usd).toBeGreaterThan(0);
-    expect(o.keys.find((k: { id: string }) => k.id === 'key_acme_revoked')).toMatchObject({ revoked: true, scopes: ['admin'] });
+    expect(o.keys.find((k: { id: string }) => k.id === 'key_acme_revoked')).toMatchObject({
+      revoked: true,
+      scopes: ['admin'],
+    });
     expect(o.agents).toHaveLength(36);
     expect(o.tasks[0]).toMatchObject({ id: task.id, status: 'queued', account_id: 'acc_acme' });
-    expect(o.requests.map((r: { status: number; code: string | null }) => [r.status, r.code])).toEqual([[403, 'insufficient_scope'], [201, null], [200, null]]);
+    expect(o.requests.map((r: { status: number; code: string | null }) => [r.status, r.code])).toEqual([
+      [403, 'insufficient_scope'],
+      [201, null],
+      [200, null],
+    ]);
   });
 
   it('bounds the lists with ?tasks= and ?requests=', async () => {
@@ -64,7 +86,9 @@ describe('the inspector with a control token', () => {
     const denied = await fetch(`${server.url}/__sandbox/overview`);
     expect(denied.status).toBe(ERRORS.invalid_api_key.status);
     expect((await fetch(`${server.url}/__sandbox/?token=sekret-token`)).status).toBe(200);
-    expect((await fetch(`${server.url}/__sandbox/overview`, { headers: { 'X-Sandbox-Token': 'sekret-token' } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/__sandbox/overview`, { headers: { 'X-Sandbox-Token': 'sekret-token' } })).status,
+    ).toBe(200);
   });
 
   it('serves the OpenAPI document without the token', async () => {

@@ -16,11 +16,19 @@ import { CLI, ROOT, ensureBuilt } from './support/built.js';
 
 const NOW = '2026-11-22T09:30:00Z';
 
-async function busySandbox(): Promise<{ sandbox: Sandbox; server: RunningServer; api: (path: string, key: string, body?: unknown) => Promise<Response> }> {
+async function busySandbox(): Promise<{
+  sandbox: Sandbox;
+  server: RunningServer;
+  api: (path: string, key: string, body?: unknown) => Promise<Response>;
+}> {
   const sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual', now: NOW });
   const server = await sandbox.listen({ port: 0 });
   const api = (path: string, key: string, body?: unknown) =>
-    fetch(`${server.url}/api/v1${path}`, { method: body ? 'POST' : 'GET', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    fetch(`${server.url}/api/v1${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
   const agents = (await (await api('/ext/agents?limit=2', 'ak_demo_acme_admin')).json()).data;
   for (let i = 0; i < 4; i++) {
     sandbox.clock.advance('3s');
@@ -33,7 +41,8 @@ async function busySandbox(): Promise<{ sandbox: Sandbox; server: RunningServer;
 
 describe('GET /__sandbox/inspector/live', () => {
   let ctx: Awaited<ReturnType<typeof busySandbox>>;
-  const live = (query = '', headers: Record<string, string> = {}) => fetch(`${ctx.server.url}/__sandbox/inspector/live${query}`, { headers });
+  const live = (query = '', headers: Record<string, string> = {}) =>
+    fetch(`${ctx.server.url}/__sandbox/inspector/live${query}`, { headers });
   beforeAll(async () => {
     ctx = await busySandbox();
   });
@@ -52,13 +61,15 @@ describe('GET /__sandbox/inspector/live', () => {
 
   it('answers an unchanged poll from a mark of the state, without building the answer; a change anywhere gives a new tag', async () => {
     const own = await busySandbox();
-    const poll = (headers: Record<string, string> = {}) => fetch(`${own.server.url}/__sandbox/inspector/live`, { headers });
+    const poll = (headers: Record<string, string> = {}) =>
+      fetch(`${own.server.url}/__sandbox/inspector/live`, { headers });
     const asked: unknown[] = [];
     const overview = own.sandbox.overview.bind(own.sandbox);
     own.sandbox.overview = (options) => (asked.push(options), overview(options));
     try {
       const created = own.sandbox.requests.find((e) => e.status === 201)!;
-      const task = (await (await own.api('/ext/tasks', 'ak_demo_acme_admin', JSON.parse(created.request.body))).json()).id as string;
+      const task = (await (await own.api('/ext/tasks', 'ak_demo_acme_admin', JSON.parse(created.request.body))).json())
+        .id as string;
       let tag = (await poll()).headers.get('etag')!;
       asked.length = 0;
       expect((await poll({ 'If-None-Match': tag })).status).toBe(304);
@@ -91,7 +102,9 @@ describe('GET /__sandbox/inspector/live', () => {
     const server = await sandbox.listen({ port: 0 });
     try {
       const first = await fetch(`${server.url}/__sandbox/inspector/live`);
-      const again = await fetch(`${server.url}/__sandbox/inspector/live`, { headers: { 'If-None-Match': first.headers.get('etag')! } });
+      const again = await fetch(`${server.url}/__sandbox/inspector/live`, {
+        headers: { 'If-None-Match': first.headers.get('etag')! },
+      });
       expect(again.status).toBe(304);
     } finally {
       await server.close();
@@ -99,7 +112,8 @@ describe('GET /__sandbox/inspector/live', () => {
   });
 
   it('filters requests by status class, code, key, account and a part of the path, newest first, without bodies', async () => {
-    const read = async (q: string) => (await (await live(q)).json()).requests as { status: number; keyId: string; path: string; request?: unknown }[];
+    const read = async (q: string) =>
+      (await (await live(q)).json()).requests as { status: number; keyId: string; path: string; request?: unknown }[];
     expect((await read('?status=4xx')).map((r) => r.status)).toEqual([403, 403, 403, 403]);
     expect((await read('?status=201')).length).toBe(4);
     expect((await read('?key_id=key_acme_read_agents')).every((r) => r.keyId === 'key_acme_read_agents')).toBe(true);
@@ -148,8 +162,22 @@ describe('the charts series', () => {
         { time: at(1), status: 503, accountId: null },
       ],
       tasks: [
-        { account_id: 'acc_a', status: 'completed', created_at: at(30), started_at: at(29), completed_at: at(20), usage: { cost_usd: 0.5 } },
-        { account_id: 'acc_a', status: 'running', created_at: at(10), started_at: at(9), completed_at: null, usage: { cost_usd: 0 } },
+        {
+          account_id: 'acc_a',
+          status: 'completed',
+          created_at: at(30),
+          started_at: at(29),
+          completed_at: at(20),
+          usage: { cost_usd: 0.5 },
+        },
+        {
+          account_id: 'acc_a',
+          status: 'running',
+          created_at: at(10),
+          started_at: at(9),
+          completed_at: null,
+          usage: { cost_usd: 0 },
+        },
       ],
       accounts: [{ id: 'acc_a', balance_usd: 10, held_usd: 0.25, limits: { rpm: 60 } }],
     });
@@ -179,16 +207,27 @@ describe('webhook endpoints and deliveries in snapshots and --state', () => {
     const server = await sandbox.listen({ port: 0 });
     const headers = { Authorization: 'Bearer ak_demo_acme_admin', 'Content-Type': 'application/json' };
     const agent = (await (await fetch(`${server.url}/api/v1/ext/agents?limit=1`, { headers })).json()).data[0].id;
-    const created = await fetch(`${server.url}/api/v1/ext/tasks`, { method: 'POST', headers, body: JSON.stringify({ agent_id: agent, description: 'Hi' }) });
+    const created = await fetch(`${server.url}/api/v1/ext/tasks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ agent_id: agent, description: 'Hi' }),
+    });
     await server.close();
     expect(created.status).toBe(201);
     const snap = JSON.parse(JSON.stringify(sandbox.snapshot()));
-    expect(snap.webhooks.endpoints).toEqual([expect.objectContaining({ id: endpoint.id, url: 'http://127.0.0.1:9/hook', secret: endpoint.secret })]);
+    expect(snap.webhooks.endpoints).toEqual([
+      expect.objectContaining({ id: endpoint.id, url: 'http://127.0.0.1:9/hook', secret: endpoint.secret }),
+    ]);
     expect(snap.webhooks.deliveries.map((d: { endpointId: string }) => d.endpointId)).toEqual([endpoint.id]);
     const other = createSandbox({ fixtures: 'marketplace', clock: 'manual' });
     other.restore(snap);
     expect(other.webhooks.list()).toEqual([endpoint]);
-    expect(other.webhooks.deliveries().map((d) => [d.id, d.eventType, d.status])).toEqual(sandbox.webhooks.deliveries().filter((d) => d.endpointId === endpoint.id).map((d) => [d.id, d.eventType, d.status]));
+    expect(other.webhooks.deliveries().map((d) => [d.id, d.eventType, d.status])).toEqual(
+      sandbox.webhooks
+        .deliveries()
+        .filter((d) => d.endpointId === endpoint.id)
+        .map((d) => [d.id, d.eventType, d.status]),
+    );
     expect(other.snapshot().webhooks!.endpoints).toEqual(snap.webhooks.endpoints);
     expect(other.snapshot().webhooks!.counters).toEqual(snap.webhooks.counters);
   });
@@ -196,7 +235,12 @@ describe('webhook endpoints and deliveries in snapshots and --state', () => {
   it('refuses a snapshot whose webhook endpoint names no account, and changes nothing', () => {
     const sandbox = createSandbox({ fixtures: 'marketplace' });
     const snap = sandbox.snapshot();
-    snap.webhooks = { ...snap.webhooks!, endpoints: [{ id: 'ep_x', accountId: 'acc_nope', url: 'http://127.0.0.1:9/', secret: 'whsec_AAAA', createdAt: 0 }] };
+    snap.webhooks = {
+      ...snap.webhooks!,
+      endpoints: [
+        { id: 'ep_x', accountId: 'acc_nope', url: 'http://127.0.0.1:9/', secret: 'whsec_AAAA', createdAt: 0 },
+      ],
+    };
     expect(() => sandbox.restore(snap)).toThrow(/webhooks\.endpoints\.0\.accountId.*acc_nope/);
     expect(sandbox.webhooks.list()).toEqual([]);
   });
@@ -204,24 +248,45 @@ describe('webhook endpoints and deliveries in snapshots and --state', () => {
   it('--state keeps the endpoints and deliveries across a restart (the inspector shows the same)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'aws-insp-')), 'demo.json');
     const io = { stdout: () => {}, stderr: () => {}, env: {} };
-    const first: CliRun = (await main(['--port', '0', '-q', '--fixtures', 'marketplace', '--clock', 'manual', '--state', file], io))!;
-    const added = await (await fetch(`${first.server.url}/__sandbox/accounts/acc_acme/webhooks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }) })).json();
-    await fetch(`${first.server.url}/__sandbox/webhooks/test`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ endpoint_id: added.id }) });
+    const first: CliRun = (await main(
+      ['--port', '0', '-q', '--fixtures', 'marketplace', '--clock', 'manual', '--state', file],
+      io,
+    ))!;
+    const added = await (
+      await fetch(`${first.server.url}/__sandbox/accounts/acc_acme/webhooks`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }),
+      })
+    ).json();
+    await fetch(`${first.server.url}/__sandbox/webhooks/test`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ endpoint_id: added.id }),
+    });
     const shown = await (await fetch(`${first.server.url}/__sandbox/inspector/live`)).json();
     await first.stop();
     expect(JSON.parse(readFileSync(file, 'utf8')).webhooks.endpoints[0].id).toBe(added.id);
-    const second: CliRun = (await main(['--port', '0', '-q', '--fixtures', 'marketplace', '--clock', 'manual', '--state', file], io))!;
+    const second: CliRun = (await main(
+      ['--port', '0', '-q', '--fixtures', 'marketplace', '--clock', 'manual', '--state', file],
+      io,
+    ))!;
     const again = await (await fetch(`${second.server.url}/__sandbox/inspector/live`)).json();
     await second.stop();
     expect(again.webhooks).toEqual(shown.webhooks);
-    expect(again.deliveries.map((d: { id: string; attempts: unknown[] }) => [d.id, d.attempts.length])).toEqual(shown.deliveries.map((d: { id: string; attempts: unknown[] }) => [d.id, d.attempts.length]));
+    expect(again.deliveries.map((d: { id: string; attempts: unknown[] }) => [d.id, d.attempts.length])).toEqual(
+      shown.deliveries.map((d: { id: string; attempts: unknown[] }) => [d.id, d.attempts.length]),
+    );
   });
 });
 
 describe('the built package', () => {
   it('serves the inspector files from the bundle: the built CLI, started from another directory, gives the same bytes', async () => {
     ensureBuilt();
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--quiet'], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--quiet'], {
+      cwd: tmpdir(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const base = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -235,8 +300,14 @@ describe('the built package', () => {
       const page = await fetch(`${origin}/__sandbox/`);
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await page.text()).toContain('id="scenario-catalog"');
-      for (const [file, source] of [['inspector.css', 'src/server/inspector/inspector.css'], ['inspector.js', 'src/server/inspector/inspector.js'], ['uplot.js', 'node_modules/uplot/dist/uPlot.iife.min.js']]) {
-        expect(await (await fetch(`${origin}/__sandbox/inspector/${file}`)).text()).toBe(readFileSync(join(ROOT, source!), 'utf8'));
+      for (const [file, source] of [
+        ['inspector.css', 'src/server/inspector/inspector.css'],
+        ['inspector.js', 'src/server/inspector/inspector.js'],
+        ['uplot.js', 'node_modules/uplot/dist/uPlot.iife.min.js'],
+      ]) {
+        expect(await (await fetch(`${origin}/__sandbox/inspector/${file}`)).text()).toBe(
+          readFileSync(join(ROOT, source!), 'utf8'),
+        );
       }
     } finally {
       child.kill();

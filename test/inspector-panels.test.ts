@@ -12,7 +12,10 @@ import { launchChromium } from './support/browser.js';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import type { RunningServer } from '../src/sandbox.js';
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '..', 'docs', 'inspector') : join(tmpdir(), `aws-inspector-panels-${process.pid}`);
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(import.meta.dirname, '..', 'docs', 'inspector')
+    : join(tmpdir(), `aws-inspector-panels-${process.pid}`);
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
@@ -26,26 +29,47 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
   let page: Page;
   const received: string[] = [];
   const api = (path: string, key: string, init: RequestInit = {}) =>
-    fetch(`${server.url}/api/v1${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers } });
+    fetch(`${server.url}/api/v1${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
+    });
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual', now: '2026-11-22T09:30:00Z' });
-    sandbox.webhooks.add({ accountId: 'acc_acme', callback: (message) => void received.push(message.headers['webhook-id']!) });
+    sandbox.webhooks.add({
+      accountId: 'acc_acme',
+      callback: (message) => void received.push(message.headers['webhook-id']!),
+    });
     server = await sandbox.listen({ port: 0 });
     const agents = (await (await api('/ext/agents?limit=3', 'ak_demo_acme_admin')).json()).data;
     for (let i = 0; i < 6; i++) {
       sandbox.clock.advance('2s');
-      await api('/ext/tasks', 'ak_demo_acme_admin', { method: 'POST', body: JSON.stringify({ agent_id: agents[i % 3].id, description: `Task ${i}: <b onmouseover=alert(1)>bold</b>`, priority: 'high' }) });
+      await api('/ext/tasks', 'ak_demo_acme_admin', {
+        method: 'POST',
+        body: JSON.stringify({
+          agent_id: agents[i % 3].id,
+          description: `Task ${i}: <b onmouseover=alert(1)>bold</b>`,
+          priority: 'high',
+        }),
+      });
       await api('/ext/usage', i % 2 ? 'ak_demo_acme_read_agents' : 'ak_demo_globex_admin');
     }
-    await api('/ext/agents/agt_nope', 'ak_demo_globex_admin', { headers: { 'X-Evil': '<img src=x onerror=alert(1)>' } });
+    await api('/ext/agents/agt_nope', 'ak_demo_globex_admin', {
+      headers: { 'X-Evil': '<img src=x onerror=alert(1)>' },
+    });
     // A naive client, for the audit: retries before the rate-limit reset, retries a bad key, posts without a content type.
     sandbox.accounts.update('acc_initech', { limits: { rpm: 2 } });
     for (let i = 0; i < 4; i++) await api('/ext/agents', 'ak_demo_initech_admin');
     for (let i = 0; i < 2; i++) await api('/ext/agents', 'ak_demo_nobody_0000');
-    await api('/ext/tasks', 'ak_demo_globex_backend', { method: 'POST', headers: { 'Content-Type': '' }, body: JSON.stringify({ agent_id: agents[0].id, description: 'No content type' }) });
-    expect(sandbox.audit().map((f) => f.rule)).toEqual(expect.arrayContaining(['retry-before-reset', 'repeated-invalid-key', 'missing-content-type']));
+    await api('/ext/tasks', 'ak_demo_globex_backend', {
+      method: 'POST',
+      headers: { 'Content-Type': '' },
+      body: JSON.stringify({ agent_id: agents[0].id, description: 'No content type' }),
+    });
+    expect(sandbox.audit().map((f) => f.rule)).toEqual(
+      expect.arrayContaining(['retry-before-reset', 'repeated-invalid-key', 'missing-content-type']),
+    );
     sandbox.clock.advance('10s');
     await sandbox.webhooks.flush();
     browser = await launchChromium();
@@ -67,7 +91,7 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
     expect(text).toContain('GET /api/v1/ext/agents/agt_nope');
     expect(text).toMatch(/status\s+404/);
     expect(text).toMatch(/decision trace\s+(no trace recorded|#)/i);
-    expect(await page.locator('#curl').innerText()).toContain("curl -i -X GET");
+    expect(await page.locator('#curl').innerText()).toContain('curl -i -X GET');
     expect(await page.locator('#curl').innerText()).not.toContain('ak_demo_globex_admin');
     expect(await page.locator('#live').getAttribute('class')).toBe('paused');
     await page.keyboard.press('Escape');
@@ -99,8 +123,12 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
   it('shows the audit findings per account, with severity, count, the fix and links to the first and last request', async () => {
     await expect.poll(() => page.locator('#audit tbody tr').count()).toBe(sandbox.audit().length);
     const initech = page.locator('#audit tbody tr[data-account="acc_initech"]');
-    expect(await initech.first().innerText()).toMatch(/acc_initech\s+error\s+retry-before-reset\s+\d+\s+After a 429, wait/);
-    expect(await page.locator('#audit tbody tr[data-account=""]').first().innerText()).toMatch(/^no key \(per client\)\s+warning\s+repeated-invalid-key/);
+    expect(await initech.first().innerText()).toMatch(
+      /acc_initech\s+error\s+retry-before-reset\s+\d+\s+After a 429, wait/,
+    );
+    expect(await page.locator('#audit tbody tr[data-account=""]').first().innerText()).toMatch(
+      /^no key \(per client\)\s+warning\s+repeated-invalid-key/,
+    );
     expect(await initech.first().locator('button[data-request]').count()).toBe(2);
   });
 
@@ -148,11 +176,13 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
       const overflow = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
         const out: string[] = [];
-        if (document.documentElement.scrollWidth > width) out.push(`page ${document.documentElement.scrollWidth} > ${width}`);
+        if (document.documentElement.scrollWidth > width)
+          out.push(`page ${document.documentElement.scrollWidth} > ${width}`);
         for (const e of document.querySelectorAll('body *')) {
           if (e.closest('.scroll, dialog')) continue;
           const r = e.getBoundingClientRect();
-          if (r.width > 0 && r.right > width + 0.5) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${Math.round(r.right)}`);
+          if (r.width > 0 && r.right > width + 0.5)
+            out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${Math.round(r.right)}`);
         }
         return out.slice(0, 10);
       });
@@ -171,12 +201,17 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
         const dialog = document.querySelector('dialog')!;
         const box = dialog.getBoundingClientRect();
         const out: string[] = [];
-        if (box.right > document.documentElement.clientWidth + 0.5 || box.left < -0.5) out.push(`dialog ${Math.round(box.left)}–${Math.round(box.right)}`);
-        if (dialog.scrollWidth > dialog.clientWidth) out.push(`dialog scrolls sideways: ${dialog.scrollWidth} > ${dialog.clientWidth}`);
+        if (box.right > document.documentElement.clientWidth + 0.5 || box.left < -0.5)
+          out.push(`dialog ${Math.round(box.left)}–${Math.round(box.right)}`);
+        if (dialog.scrollWidth > dialog.clientWidth)
+          out.push(`dialog scrolls sideways: ${dialog.scrollWidth} > ${dialog.clientWidth}`);
         for (const e of dialog.querySelectorAll('*')) {
           if (e.parentElement?.closest('.scroll, pre')) continue;
           const r = e.getBoundingClientRect();
-          if (r.width > 0 && r.right > box.right + 0.5) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${Math.round(r.right)} > ${Math.round(box.right)}`);
+          if (r.width > 0 && r.right > box.right + 0.5)
+            out.push(
+              `${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${Math.round(r.right)} > ${Math.round(box.right)}`,
+            );
         }
         return out.slice(0, 10);
       });

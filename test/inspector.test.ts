@@ -12,7 +12,10 @@ import { createSandbox, type Sandbox } from '../src/index.js';
 import type { RunningServer } from '../src/sandbox.js';
 
 // docs/inspector.png is rewritten only with UPDATE_SCREENSHOTS=1, so a test run leaves the work tree clean.
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '..', 'docs', 'inspector.png') : join(tmpdir(), `aws-inspector-${process.pid}.png`);
+const SCREENSHOT =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(import.meta.dirname, '..', 'docs', 'inspector.png')
+    : join(tmpdir(), `aws-inspector-${process.pid}.png`);
 
 describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__sandbox/ (headless Chromium)', () => {
   let browser: Browser;
@@ -20,7 +23,10 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__san
   let server: RunningServer;
   let page: Page;
   const api = (path: string, key: string, init: RequestInit = {}) =>
-    fetch(`${server.url}/api/v1${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers } });
+    fetch(`${server.url}/api/v1${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
+    });
 
   beforeAll(async () => {
     sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual', now: '2026-11-22T09:30:00Z' });
@@ -38,13 +44,25 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__san
 
   it('shows a request made by a client within a second, with its status and error code (screenshot: docs/inspector.png)', async () => {
     const agents = await (await api('/ext/agents?limit=4', 'ak_demo_acme_admin')).json();
-    await api('/ext/tasks', 'ak_demo_acme_admin', { method: 'POST', body: JSON.stringify({ agent_id: agents.data[0].id, description: 'Summarize the Q3 board deck.', priority: 'high' }) });
-    await api('/ext/tasks', 'ak_demo_acme_admin', { method: 'POST', body: JSON.stringify({ agent_id: agents.data[1].id, description: 'Draft the launch email.' }) });
+    await api('/ext/tasks', 'ak_demo_acme_admin', {
+      method: 'POST',
+      body: JSON.stringify({
+        agent_id: agents.data[0].id,
+        description: 'Summarize the Q3 board deck.',
+        priority: 'high',
+      }),
+    });
+    await api('/ext/tasks', 'ak_demo_acme_admin', {
+      method: 'POST',
+      body: JSON.stringify({ agent_id: agents.data[1].id, description: 'Draft the launch email.' }),
+    });
     await api('/ext/usage', 'ak_demo_acme_read_agents');
     const made = Date.now();
     await api('/ext/agents/agt_nope', 'ak_demo_globex_admin');
     const newest = page.locator('#requests tbody tr').first();
-    await expect.poll(() => newest.innerText(), { timeout: 1000, interval: 50 }).toContain('/api/v1/ext/agents/agt_nope');
+    await expect
+      .poll(() => newest.innerText(), { timeout: 1000, interval: 50 })
+      .toContain('/api/v1/ext/agents/agt_nope');
     expect(Date.now() - made).toBeLessThan(1000);
     expect(await newest.innerText()).toMatch(/404\s+not_found/);
     const second = await page.locator('#requests tbody tr').nth(1).innerText();
@@ -60,7 +78,9 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__san
   it('shows accounts with plan, balance, holds and the rate-limit window, keys with scopes', async () => {
     const acme = page.locator('#accounts tbody tr', { hasText: 'acc_acme' });
     await expect.poll(() => acme.innerText()).toMatch(/pro\s+\$\d+\.\d+\s+\$\d+\.\d+\s+4 \/ 300 rpm/);
-    expect(await page.locator('#keys tbody tr', { hasText: 'ak_demo_acme_revoked' }).getAttribute('class')).toBe('revoked');
+    expect(await page.locator('#keys tbody tr', { hasText: 'ak_demo_acme_revoked' }).getAttribute('class')).toBe(
+      'revoked',
+    );
     expect(await page.locator('#agents tbody tr').count()).toBe(36);
   });
 
@@ -77,7 +97,9 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__san
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => page.locator('#scenarios').innerText()).toContain('rate-limited @acc_globex');
     expect((await api('/ext/usage', 'ak_demo_globex_admin')).status).toBe(429);
-    await expect.poll(() => page.locator('#requests tbody tr').first().innerText()).toMatch(/429\s+rate_limit_exceeded/);
+    await expect
+      .poll(() => page.locator('#requests tbody tr').first().innerText())
+      .toMatch(/429\s+rate_limit_exceeded/);
     await page.getByRole('button', { name: 'Clear', exact: true }).click();
     await expect.poll(() => page.locator('#scenarios').innerText()).not.toContain('rate-limited @acc_globex');
     expect(await page.locator('#scenarios').innerText()).toContain('12 on keys');
@@ -87,7 +109,9 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__san
 
   it('revokes a key', async () => {
     await page.locator('button[data-revoke="key_initech_admin"]').click();
-    await expect.poll(() => page.locator('#keys tbody tr', { hasText: 'ak_demo_initech_admin' }).getAttribute('class')).toBe('revoked');
+    await expect
+      .poll(() => page.locator('#keys tbody tr', { hasText: 'ak_demo_initech_admin' }).getAttribute('class'))
+      .toBe('revoked');
     expect((await api('/ext/agents', 'ak_demo_initech_admin')).status).toBe(401);
   });
 

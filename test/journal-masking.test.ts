@@ -1,6 +1,7 @@
 /** The journal masks when it is read: paths, trace details and figures; masking twice changes nothing. */
 import { describe, expect, it } from 'vitest';
-import { Journal, maskKeys } from '../src/core/journal.js';
+import { Journal } from '../src/core/journal.js';
+import { maskKeys } from '../src/core/mask.js';
 import { addStep, type RawTrace } from '../src/core/trace.js';
 import type { PlainRequest } from '../src/core/types.js';
 
@@ -16,11 +17,31 @@ describe('journal masking at read time', () => {
 
   it('a key in the path, a task id and a route step is stored raw and read masked', () => {
     const journal = new Journal(2);
-    const req: PlainRequest = { method: 'GET', path: `/ext/tasks/${KEY}`, query: `api_key=${KEY}`, header: () => undefined, headers: { authorization: `Bearer ${KEY}` }, body: KEY, clientId: 'c' };
+    const req: PlainRequest = {
+      method: 'GET',
+      path: `/ext/tasks/${KEY}`,
+      query: `api_key=${KEY}`,
+      header: () => undefined,
+      headers: { authorization: `Bearer ${KEY}` },
+      body: KEY,
+      clientId: 'c',
+    };
     const trace: RawTrace = [];
     addStep(trace, 'route', 'fail', `GET /api/v1/ext/${KEY}`);
     addStep(trace, 'resource', 'fail', 'task', KEY);
-    journal.record(1, 0, '/api/v1', req, { status: 404, headers: {}, body: `{"id":"${KEY}"}` }, 404, 'not_found', null, null, [], trace);
+    journal.record(
+      1,
+      0,
+      '/api/v1',
+      req,
+      { status: 404, headers: {}, body: `{"id":"${KEY}"}` },
+      404,
+      'not_found',
+      null,
+      null,
+      [],
+      trace,
+    );
     const text = JSON.stringify(journal.list());
     expect(text).not.toContain(KEY.slice(3));
     expect(journal.list()[0]!.path).toBe('/api/v1/ext/tasks/ak_jNUX…?api_key=ak_jNUX…');
@@ -29,8 +50,18 @@ describe('journal masking at read time', () => {
 
   it('reuses its ring slots: the bound holds and the oldest entry goes first', () => {
     const journal = new Journal(2);
-    const req = (path: string): PlainRequest => ({ method: 'GET', path, query: '', header: () => undefined, body: '', clientId: 'c' });
+    const req = (path: string): PlainRequest => ({
+      method: 'GET',
+      path,
+      query: '',
+      header: () => undefined,
+      body: '',
+      clientId: 'c',
+    });
     for (let i = 1; i <= 5; i++) journal.record(i, i, '', req(`/p${i}`), undefined, 200, null, null, null, [], []);
-    expect(journal.list().map((e) => [e.id, e.path, e.seq])).toEqual([['req_000004', '/p4', 4], ['req_000005', '/p5', 5]]);
+    expect(journal.list().map((e) => [e.id, e.path, e.seq])).toEqual([
+      ['req_000004', '/p4', 4],
+      ['req_000005', '/p5', 5],
+    ]);
   });
 });

@@ -15,7 +15,10 @@ const control = (path: string, method = 'GET') => door.call(method, `/../../__sa
 async function traffic(): Promise<void> {
   await door.call('GET', '/ext/agents?limit=2', { key: keyOf(door.sandbox) });
   await door.call('GET', '/ext/usage', { key: keyOf(door.sandbox, 'admin', 'acc_free') });
-  await door.call('POST', '/ext/tasks', { key: keyOf(door.sandbox, 'read:agents'), body: { agent_id: AGENT, description: 'x' } });
+  await door.call('POST', '/ext/tasks', {
+    key: keyOf(door.sandbox, 'read:agents'),
+    body: { agent_id: AGENT, description: 'x' },
+  });
   await door.call('GET', `/ext/agents/${AGENT}`, { key: 'ak_magic_rate_limited' });
 }
 
@@ -24,11 +27,30 @@ describe('journal', () => {
     await traffic();
     const [first, , third, fourth] = door.sandbox.requests;
     expect(first).toMatchObject({
-      id: 'req_000001', seq: 1, time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/api/v1/ext/agents?limit=2', status: 200, code: null,
-      keyId: 'key_demo_admin', accountId: 'acc_demo', scenarios: [],
+      id: 'req_000001',
+      seq: 1,
+      time: '2026-01-01T00:00:00.000Z',
+      method: 'GET',
+      path: '/api/v1/ext/agents?limit=2',
+      status: 200,
+      code: null,
+      keyId: 'key_demo_admin',
+      accountId: 'acc_demo',
+      scenarios: [],
     });
-    expect(third).toMatchObject({ method: 'POST', status: 403, code: 'insufficient_scope', keyId: 'key_demo_read_agents' });
-    expect(fourth).toMatchObject({ status: 429, code: 'rate_limit_exceeded', keyId: 'key_magic_rate_limited', accountId: 'acc_magic', scenarios: ['rate-limited'] });
+    expect(third).toMatchObject({
+      method: 'POST',
+      status: 403,
+      code: 'insufficient_scope',
+      keyId: 'key_demo_read_agents',
+    });
+    expect(fourth).toMatchObject({
+      status: 429,
+      code: 'rate_limit_exceeded',
+      keyId: 'key_magic_rate_limited',
+      accountId: 'acc_magic',
+      scenarios: ['rate-limited'],
+    });
   });
 
   it('findRequests filters by method, path (with or without the base path, prefix with *), status, code, key, account, scenario', async () => {
@@ -95,14 +117,14 @@ describe('journal', () => {
 describe('masking (src/core/journal.ts maskKeys)', () => {
   const key = 'ak_FDyvN2FnqgJLpB6LFoh3UM9jf5dTpHiM';
   it('masks a text once: masking a masked text changes nothing', async () => {
-    const { maskKeys } = await import('../src/core/journal.js');
+    const { maskKeys } = await import('../src/core/mask.js');
     const once = maskKeys(`GET /ext/tasks/${key}`);
     expect(once).toBe('GET /ext/tasks/ak_FDyv…');
     expect(maskKeys(once)).toBe(once);
     expect(maskKeys('ak_…')).toBe('ak_…');
   });
   it('a whole key followed by "…" is still masked (the mark of a masked key is no way around the mask)', async () => {
-    const { maskKeys } = await import('../src/core/journal.js');
+    const { maskKeys } = await import('../src/core/mask.js');
     expect(maskKeys(`${key}…`)).not.toContain(key.slice(7));
   });
 });

@@ -37,7 +37,14 @@ describe('magic keys', () => {
     fixtures.accounts.find((a) => a.id === 'acc_free')!.scenario = ['empty-catalog', 'failing-tasks'];
     const sandbox = createSandbox({ fixtures });
     const key = sandbox.keys.list('acc_free')[0]!.key;
-    const res = sandbox.handle({ method: 'GET', path: '/ext/agents', query: '', header: (n) => (n === 'authorization' ? `Bearer ${key}` : undefined), body: '', clientId: 't' });
+    const res = sandbox.handle({
+      method: 'GET',
+      path: '/ext/agents',
+      query: '',
+      header: (n) => (n === 'authorization' ? `Bearer ${key}` : undefined),
+      body: '',
+      clientId: 't',
+    });
     expect(JSON.parse(res.body).data).toEqual([]);
     expect(sandbox.requests[0]!.scenarios).toEqual(['empty-catalog', 'failing-tasks']);
   });
@@ -48,12 +55,23 @@ describe('magic keys', () => {
     expect(() => createSandbox({ fixtures })).toThrow(FixtureError);
     expect(() => createSandbox({ fixtures })).toThrow(/keys\[0\]\.scenario: unknown scenario "rate-limitted"/);
     // @ts-expect-error a wrong type on purpose: checked at run time
-    expect(() => createSandbox({ fixtures: { ...base(), keys: [{ ...base().keys[0], scenario: 3 }] } })).toThrow(FixtureError);
+    expect(() => createSandbox({ fixtures: { ...base(), keys: [{ ...base().keys[0], scenario: 3 }] } })).toThrow(
+      FixtureError,
+    );
   });
 
   it('the banner lists the magic keys with their scenario and outcome', () => {
     const sandbox = createSandbox();
-    const text = banner(sandbox, { version: '0', url: 'http://127.0.0.1:4747', seed: 1, clock: 'real', scenarios: [], controlToken: undefined, exposed: false, stateFile: undefined });
+    const text = banner(sandbox, {
+      version: '0',
+      url: 'http://127.0.0.1:4747',
+      seed: 1,
+      clock: 'real',
+      scenarios: [],
+      controlToken: undefined,
+      exposed: false,
+      stateFile: undefined,
+    });
     const magic = text.slice(text.indexOf('Magic keys'));
     for (const name of SCENARIO_NAMES) expect(magic).toMatch(new RegExp(`${magicKey(name)}\\s+${name}\\s+\\S`));
     expect(magic).toContain('429 rate_limit_exceeded');

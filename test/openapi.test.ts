@@ -13,7 +13,9 @@ describe('the OpenAPI 3.1 document', () => {
 
   it('describes the five endpoints, with the scope each requires', () => {
     const doc = createOpenApiDocument() as any;
-    const ops = Object.entries(doc.paths).flatMap(([path, methods]: [string, any]) => Object.entries(methods).map(([m, op]: [string, any]) => `${m.toUpperCase()} ${path} ${op['x-required-scope']}`));
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]: [string, any]) =>
+      Object.entries(methods).map(([m, op]: [string, any]) => `${m.toUpperCase()} ${path} ${op['x-required-scope']}`),
+    );
     expect(ops.sort()).toEqual([
       'GET /ext/agents read:agents',
       'GET /ext/agents/{id} read:agents',
@@ -28,11 +30,16 @@ describe('the OpenAPI 3.1 document', () => {
     for (const methods of Object.values<any>(doc.paths)) {
       for (const op of Object.values<any>(methods)) {
         for (const response of Object.values<any>(op.responses)) {
-          expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+          expect(Object.keys(response.headers)).toEqual(
+            expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+          );
         }
       }
     }
-    expect(doc.components.headers['X-RateLimit-Reset']).toMatchObject({ required: true, schema: { type: 'string', format: 'date-time' } });
+    expect(doc.components.headers['X-RateLimit-Reset']).toMatchObject({
+      required: true,
+      schema: { type: 'string', format: 'date-time' },
+    });
   });
 
   it('lists every error code of the API document with its status, under the bearer security scheme', () => {
@@ -95,19 +102,40 @@ describe.each(DOORS)('responses validate against the document (%s)', (_name, ope
     const agent = page.json.data[0].id;
     await call('GET', `/ext/agents/${agent}`, { key: admin });
     await call('GET', '/ext/agents/agt_missing', { key: admin });
-    const created = await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'Write a haiku.', priority: 'high' } });
+    const created = await call('POST', '/ext/tasks', {
+      key: admin,
+      body: { agent_id: agent, description: 'Write a haiku.', priority: 'high' },
+    });
     expect(created.status).toBe(201);
-    await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'Same.' }, headers: { 'Idempotency-Key': 'k1' } });
-    const replay = await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'Same.' }, headers: { 'Idempotency-Key': 'k1' } });
+    await call('POST', '/ext/tasks', {
+      key: admin,
+      body: { agent_id: agent, description: 'Same.' },
+      headers: { 'Idempotency-Key': 'k1' },
+    });
+    const replay = await call('POST', '/ext/tasks', {
+      key: admin,
+      body: { agent_id: agent, description: 'Same.' },
+      headers: { 'Idempotency-Key': 'k1' },
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'Other.' }, headers: { 'Idempotency-Key': 'k1' } });
+    await call('POST', '/ext/tasks', {
+      key: admin,
+      body: { agent_id: agent, description: 'Other.' },
+      headers: { 'Idempotency-Key': 'k1' },
+    });
     await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'x', model: 'model-c' } });
     await call('POST', '/ext/tasks', { key: admin, body: '{not json' });
     await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent } });
     await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'x', priority: 'asap' } });
     await call('POST', '/ext/tasks', { key: admin, body: { agent_id: 'agt_missing', description: 'x' } });
-    await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'x'.repeat(1024 * 1024 + 10) } });
-    await call('POST', '/ext/tasks', { key: keyOf(sandbox, 'admin', 'acc_free'), body: { agent_id: agent, description: 'x' } });
+    await call('POST', '/ext/tasks', {
+      key: admin,
+      body: { agent_id: agent, description: 'x'.repeat(1024 * 1024 + 10) },
+    });
+    await call('POST', '/ext/tasks', {
+      key: keyOf(sandbox, 'admin', 'acc_free'),
+      body: { agent_id: agent, description: 'x' },
+    });
     await call('GET', `/ext/tasks/${created.json.id}`, { key: admin });
     sandbox.clock.advance('3s');
     await call('GET', `/ext/tasks/${created.json.id}`, { key: admin });
@@ -123,11 +151,18 @@ describe.each(DOORS)('responses validate against the document (%s)', (_name, ope
     await call('GET', '/ext/nothing-here', { key: admin });
     await call('DELETE', '/ext/agents', { key: admin });
     for (const scenario of SCENARIO_NAMES.filter((s) => s !== 'network-error' && s !== 'latency')) {
-      await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'x' }, headers: { 'X-Sandbox-Scenario': scenario } });
+      await call('POST', '/ext/tasks', {
+        key: admin,
+        body: { agent_id: agent, description: 'x' },
+        headers: { 'X-Sandbox-Scenario': scenario },
+      });
       await call('GET', '/ext/agents', { key: admin, headers: { 'X-Sandbox-Scenario': scenario } });
     }
     await call('GET', '/ext/agents', { key: admin, headers: { 'X-Sandbox-Scenario': 'no-such-scenario' } });
-    sandbox.tasks.fail((await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'y' } })).json.id, { code: 'agent_crashed', message: 'The agent stopped.' });
+    sandbox.tasks.fail(
+      (await call('POST', '/ext/tasks', { key: admin, body: { agent_id: agent, description: 'y' } })).json.id,
+      { code: 'agent_crashed', message: 'The agent stopped.' },
+    );
     for (let i = 0; i < 12; i++) await call('GET', '/ext/agents', { key: keyOf(sandbox, 'admin', 'acc_free') });
   });
 

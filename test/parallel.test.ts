@@ -13,11 +13,15 @@ const RUNS = Number(process.env.PARALLEL_RUNS ?? 1);
 
 function runVitest(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/parallel/vitest.config.ts', '--reporter', 'json'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, NODE_OPTIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/parallel/vitest.config.ts', '--reporter', 'json'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env, NODE_OPTIONS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -29,26 +33,47 @@ function runVitest(env: Record<string, string>): Promise<{ code: number | null; 
   });
 }
 
-it(`two files in parallel, one server, own accounts, opposite scenarios: 20 rounds each, ${RUNS} run(s)`, async () => {
-  const out: string[] = [];
-  const run = await main(['--port', '0', '--quiet'], { stdout: (s) => out.push(s), stderr: () => {}, env: {} });
-  const url = out.join('').trim().replace(/\/api\/v1$/, '');
-  try {
-    for (let i = 1; i <= RUNS; i++) {
-      const { code, output } = await runVitest({ SANDBOX_URL: url, RUN_ID: String(i), ROUNDS: '20' });
-      const json = output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1);
-      const report = JSON.parse(json) as {
-        numPassedTests: number;
-        numFailedTests: number;
-        testResults: { name: string; startTime: number; endTime: number; assertionResults: { title: string; failureMessages: string[] }[] }[];
-      };
-      const failures = report.testResults.flatMap((f) => f.assertionResults.filter((t) => t.failureMessages.length > 0).map((t) => `${t.title}: ${t.failureMessages[0]!.split('\n')[0]}`));
-      expect({ run: i, code, failures, passed: report.numPassedTests }).toEqual({ run: i, code: 0, failures: [], passed: 40 });
-      // The two files ran at the same time.
-      const [a, b] = report.testResults;
-      expect(a!.startTime < b!.endTime && b!.startTime < a!.endTime).toBe(true);
+it(
+  `two files in parallel, one server, own accounts, opposite scenarios: 20 rounds each, ${RUNS} run(s)`,
+  async () => {
+    const out: string[] = [];
+    const run = await main(['--port', '0', '--quiet'], { stdout: (s) => out.push(s), stderr: () => {}, env: {} });
+    const url = out
+      .join('')
+      .trim()
+      .replace(/\/api\/v1$/, '');
+    try {
+      for (let i = 1; i <= RUNS; i++) {
+        const { code, output } = await runVitest({ SANDBOX_URL: url, RUN_ID: String(i), ROUNDS: '20' });
+        const json = output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1);
+        const report = JSON.parse(json) as {
+          numPassedTests: number;
+          numFailedTests: number;
+          testResults: {
+            name: string;
+            startTime: number;
+            endTime: number;
+            assertionResults: { title: string; failureMessages: string[] }[];
+          }[];
+        };
+        const failures = report.testResults.flatMap((f) =>
+          f.assertionResults
+            .filter((t) => t.failureMessages.length > 0)
+            .map((t) => `${t.title}: ${t.failureMessages[0]!.split('\n')[0]}`),
+        );
+        expect({ run: i, code, failures, passed: report.numPassedTests }).toEqual({
+          run: i,
+          code: 0,
+          failures: [],
+          passed: 40,
+        });
+        // The two files ran at the same time.
+        const [a, b] = report.testResults;
+        expect(a!.startTime < b!.endTime && b!.startTime < a!.endTime).toBe(true);
+      }
+    } finally {
+      await run!.stop();
     }
-  } finally {
-    await run!.stop();
-  }
-}, 100_000 * RUNS);
+  },
+  100_000 * RUNS,
+);

@@ -38,24 +38,27 @@ describe.each(DOORS)('read endpoints, %s door', (_name, open) => {
       expect(res.json.next_cursor).toBeNull();
     });
 
-    it.each([1, 5, 7, 20, 23, 24, 100])('walking every page with limit=%i returns every agent exactly once, in order', async (limit) => {
-      const all = (await get('/ext/agents?limit=100')).json.data.map((a: { id: string }) => a.id);
-      const seen: string[] = [];
-      let cursor: string | null = null;
-      let pages = 0;
-      do {
-        const res = await get(`/ext/agents?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-        expect(res.status, res.text).toBe(200);
-        expect(res.json.data.length).toBeLessThanOrEqual(limit);
-        expect(res.json.has_more).toBe(res.json.next_cursor !== null);
-        seen.push(...res.json.data.map((a: { id: string }) => a.id));
-        cursor = res.json.next_cursor;
-        pages += 1;
-      } while (cursor !== null && pages < 200);
-      expect(seen).toEqual(all);
-      expect(new Set(seen).size).toBe(seen.length);
-      expect(pages).toBe(Math.max(1, Math.ceil(all.length / limit)));
-    });
+    it.each([1, 5, 7, 20, 23, 24, 100])(
+      'walking every page with limit=%i returns every agent exactly once, in order',
+      async (limit) => {
+        const all = (await get('/ext/agents?limit=100')).json.data.map((a: { id: string }) => a.id);
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const res = await get(`/ext/agents?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+          expect(res.status, res.text).toBe(200);
+          expect(res.json.data.length).toBeLessThanOrEqual(limit);
+          expect(res.json.has_more).toBe(res.json.next_cursor !== null);
+          seen.push(...res.json.data.map((a: { id: string }) => a.id));
+          cursor = res.json.next_cursor;
+          pages += 1;
+        } while (cursor !== null && pages < 200);
+        expect(seen).toEqual(all);
+        expect(new Set(seen).size).toBe(seen.length);
+        expect(pages).toBe(Math.max(1, Math.ceil(all.length / limit)));
+      },
+    );
 
     it('the same cursor gives the same page again', async () => {
       const cursor = (await get('/ext/agents?limit=3')).json.next_cursor;
@@ -64,11 +67,14 @@ describe.each(DOORS)('read endpoints, %s door', (_name, open) => {
       expect(a.text).toBe(b.text);
     });
 
-    it.each(['abc', '0', '101', '1.5', '-1', '', '1e1', ' 5', '0x10', '99999999999999999999'])('limit=%j → 400 invalid_request naming the parameter', async (raw) => {
-      const res = await get(`/ext/agents?limit=${encodeURIComponent(raw)}`);
-      expectError(res, 'invalid_request');
-      expect(res.json.error.message).toContain("'limit'");
-    });
+    it.each(['abc', '0', '101', '1.5', '-1', '', '1e1', ' 5', '0x10', '99999999999999999999'])(
+      'limit=%j → 400 invalid_request naming the parameter',
+      async (raw) => {
+        const res = await get(`/ext/agents?limit=${encodeURIComponent(raw)}`);
+        expectError(res, 'invalid_request');
+        expect(res.json.error.message).toContain("'limit'");
+      },
+    );
 
     it.each([
       ['a string never issued', 'bogus'],
@@ -122,12 +128,29 @@ describe.each(DOORS)('read endpoints, %s door', (_name, open) => {
   });
 
   describe('GET /ext/usage', () => {
-    it('answers the Usage record of CONTRACT §2 for the key\'s account', async () => {
+    it("answers the Usage record of CONTRACT §2 for the key's account", async () => {
       const res = await get('/ext/usage', keyOf(door.sandbox, 'read:usage'));
       expect(res.status).toBe(200);
       const u = res.json;
-      expect(Object.keys(u).sort()).toEqual(['account_id', 'balance_usd', 'cost_usd', 'limits', 'period_end', 'period_start', 'plan', 'requests', 'tasks', 'tokens']);
-      expect(u).toMatchObject({ account_id: 'acc_demo', plan: 'pro', balance_usd: 50, cost_usd: 0, limits: { rpm: 300, tpm: 150_000 } });
+      expect(Object.keys(u).sort()).toEqual([
+        'account_id',
+        'balance_usd',
+        'cost_usd',
+        'limits',
+        'period_end',
+        'period_start',
+        'plan',
+        'requests',
+        'tasks',
+        'tokens',
+      ]);
+      expect(u).toMatchObject({
+        account_id: 'acc_demo',
+        plan: 'pro',
+        balance_usd: 50,
+        cost_usd: 0,
+        limits: { rpm: 300, tpm: 150_000 },
+      });
       expect(u.period_start).toBe('2026-01-01T00:00:00.000Z');
       expect(u.period_end).toBe('2026-02-01T00:00:00.000Z');
       expect(u.tokens).toEqual({ input: 0, output: 0, total: 0 });
@@ -137,12 +160,22 @@ describe.each(DOORS)('read endpoints, %s door', (_name, open) => {
 
     it('shows each account its own plan, limits and balance', async () => {
       const free = (await get('/ext/usage', keyOf(door.sandbox, 'admin', 'acc_free'))).json;
-      expect(free).toMatchObject({ account_id: 'acc_free', plan: 'free', balance_usd: 0, limits: { rpm: 10, tpm: 10_000 } });
+      expect(free).toMatchObject({
+        account_id: 'acc_free',
+        plan: 'free',
+        balance_usd: 0,
+        limits: { rpm: 10, tpm: 10_000 },
+      });
       const ent = (await get('/ext/usage', keyOf(door.sandbox, 'admin', 'acc_enterprise'))).json;
-      expect(ent).toMatchObject({ account_id: 'acc_enterprise', plan: 'enterprise', balance_usd: 200, limits: { rpm: 1000, tpm: 500_000 } });
+      expect(ent).toMatchObject({
+        account_id: 'acc_enterprise',
+        plan: 'enterprise',
+        balance_usd: 200,
+        limits: { rpm: 1000, tpm: 500_000 },
+      });
     });
 
-    it('counts requests per endpoint, this one included; other accounts\' requests are not counted', async () => {
+    it("counts requests per endpoint, this one included; other accounts' requests are not counted", async () => {
       const { sandbox } = door;
       const admin = keyOf(sandbox);
       const agent = sandbox.snapshot().agents[0]!.id;

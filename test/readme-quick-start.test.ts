@@ -14,7 +14,9 @@ it('completes a task', async () => {
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
   const agents = await (await fetch('https://api.example.com/api/v1/ext/agents', { headers })).json();
   const created = await fetch('https://api.example.com/api/v1/ext/tasks', {
-    method: 'POST', headers, body: JSON.stringify({ agent_id: agents.data[0].id, description: 'Hello' }),
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ agent_id: agents.data[0].id, description: 'Hello' }),
   });
   expect(created.status).toBe(201);
   const task = await created.json();

@@ -18,8 +18,15 @@ beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'aws-runtimes-'));
   // Their postinstall scripts put the platform binary in place: approved here, for this throwaway project only.
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'runtimes', private: true, allowScripts: { bun: true, deno: true } }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'bun@^1', 'deno@^2'], { cwd: dir, stdio: 'ignore', timeout: 300_000 });
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'runtimes', private: true, allowScripts: { bun: true, deno: true } }),
+  );
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'bun@^1', 'deno@^2'], {
+    cwd: dir,
+    stdio: 'ignore',
+    timeout: 300_000,
+  });
 }, 320_000);
 
 afterAll(() => {
@@ -32,26 +39,32 @@ const RUNTIMES: Array<[string, () => { bin: string; args: string[] }]> = [
 ];
 
 describe.skipIf(!RUN).each(RUNTIMES)('the CLI under %s', (_name, command) => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('serves, and on %s saves --state and exits 0', async (signal) => {
-    const state = join(dir, `state-${_name}-${signal}.json`);
-    const { bin, args } = command();
-    const child = spawn(bin, [...args, '--port', '0', '--quiet', '--state', state], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const base = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        stdout += d;
-        if (stdout.includes('\n')) resolve(stdout.trim());
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'serves, and on %s saves --state and exits 0',
+    async (signal) => {
+      const state = join(dir, `state-${_name}-${signal}.json`);
+      const { bin, args } = command();
+      const child = spawn(bin, [...args, '--port', '0', '--quiet', '--state', state], {
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      child.on('exit', (code) => reject(new Error(`exited ${code} before serving: ${stderr}`)));
-    });
-    const res = await fetch(`${base}/ext/agents`);
-    expect(res.status).toBe(401);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    child.kill(signal);
-    expect(await exited).toBe(0);
-    expect(stderr).toBe(`agent-work-sandbox: state saved to ${state}\n`);
-    expect(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).format).toBe('agent-work-sandbox/state');
-  }, 60_000);
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const base = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          stdout += d;
+          if (stdout.includes('\n')) resolve(stdout.trim());
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code} before serving: ${stderr}`)));
+      });
+      const res = await fetch(`${base}/ext/agents`);
+      expect(res.status).toBe(401);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill(signal);
+      expect(await exited).toBe(0);
+      expect(stderr).toBe(`agent-work-sandbox: state saved to ${state}\n`);
+      expect(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).format).toBe('agent-work-sandbox/state');
+    },
+    60_000,
+  );
 });

@@ -17,8 +17,10 @@ beforeEach(async () => {
 });
 afterEach(() => door.close());
 
-const control = (method: string, path: string, body?: unknown) => door.call(method, `/../../__sandbox${path}`, { body });
-const status = async (key: string, method = 'GET', path = '/ext/agents', body?: unknown) => (await door.call(method, path, { key, body })).status;
+const control = (method: string, path: string, body?: unknown) =>
+  door.call(method, `/../../__sandbox${path}`, { body });
+const status = async (key: string, method = 'GET', path = '/ext/agents', body?: unknown) =>
+  (await door.call(method, path, { key, body })).status;
 
 describe('scope', () => {
   it('a sandbox-wide scenario applies to every account and key', async () => {
@@ -55,7 +57,11 @@ describe('scope', () => {
   it('POST /__sandbox/accounts gives a fresh account and admin key whose scenarios, buckets and tasks are its own', async () => {
     const made = await control('POST', '/accounts', { plan: 'starter', balance_usd: 5 });
     expect(made.status).toBe(201);
-    expect(made.json).toMatchObject({ plan: 'starter', balance_usd: 5, key: { account_id: made.json.id, scopes: ['admin'] } });
+    expect(made.json).toMatchObject({
+      plan: 'starter',
+      balance_usd: 5,
+      key: { account_id: made.json.id, scopes: ['admin'] },
+    });
     const key = made.json.key.key as string;
     await control('POST', '/scenarios', { name: 'out-of-credits', account_id: made.json.id });
     expect(await status(key, 'POST', '/ext/tasks', task)).toBe(402);
@@ -84,11 +90,16 @@ describe('composition', () => {
     expect((await door.call('POST', '/ext/tasks', { key: keyOf(door.sandbox), body: task, headers })).status).toBe(403);
     const created = await door.call('POST', '/ext/tasks', { key: keyOf(door.sandbox), body: task });
     door.sandbox.clock.advance('10m');
-    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe('failed');
+    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe(
+      'failed',
+    );
   });
 
   it('the header takes a comma-separated list', async () => {
-    const res = await door.call('GET', '/ext/agents', { key: keyOf(door.sandbox), headers: { 'X-Sandbox-Scenario': 'empty-catalog, free-plan' } });
+    const res = await door.call('GET', '/ext/agents', {
+      key: keyOf(door.sandbox),
+      headers: { 'X-Sandbox-Scenario': 'empty-catalog, free-plan' },
+    });
     expect(res.json.data).toEqual([]);
     expect(res.headers.get('x-ratelimit-limit')).toBe('10');
   });
@@ -125,7 +136,10 @@ describe('bad scenario names', () => {
   });
 
   it('the header with an unknown name is 400 invalid_request, answered after the key and rate checks (so it counts)', async () => {
-    const res = await door.call('GET', '/ext/agents', { key: keyOf(door.sandbox), headers: { 'X-Sandbox-Scenario': 'nope' } });
+    const res = await door.call('GET', '/ext/agents', {
+      key: keyOf(door.sandbox),
+      headers: { 'X-Sandbox-Scenario': 'nope' },
+    });
     expect(res.status).toBe(ERRORS.invalid_request.status);
     expect(res.json.error).toEqual({ code: 'invalid_request', message: expect.stringContaining("'nope'") });
     // Counted like any admitted request (it cannot slip past the rate limit), but on no endpoint and with no scenario.
@@ -143,13 +157,19 @@ describe('bad scenario names', () => {
 
   it('the CLI refuses an unknown --scenario before listening', async () => {
     const { main } = await import('../src/cli/main.js');
-    await expect(main(['--port', '0', '--scenario', 'nope'], { stdout: () => {}, stderr: () => {}, env: {} })).rejects.toThrow(/nope/);
+    await expect(
+      main(['--port', '0', '--scenario', 'nope'], { stdout: () => {}, stderr: () => {}, env: {} }),
+    ).rejects.toThrow(/nope/);
   });
 
   it('the browser may send the header: CORS allows X-Sandbox-Scenario', async () => {
     const res = await fetch(`${door.baseUrl}/ext/agents`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization,x-sandbox-scenario' },
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization,x-sandbox-scenario',
+      },
     });
     expect(res.status).toBeLessThan(300);
     expect(res.headers.get('access-control-allow-headers')).toMatch(/X-Sandbox-Scenario/i);
@@ -165,16 +185,22 @@ describe('options', () => {
     expect(took).toBeGreaterThanOrEqual(28);
     expect(took).toBeLessThan(400);
     door.sandbox.clearScenarios();
-    expect((await control('POST', '/scenarios', { name: 'latency', options: { ms: 10, jitter_ms: 5 } })).status).toBe(204);
+    expect((await control('POST', '/scenarios', { name: 'latency', options: { ms: 10, jitter_ms: 5 } })).status).toBe(
+      204,
+    );
   });
 
   it('slow-tasks takes a factor', async () => {
     door.sandbox.useScenario('slow-tasks', { factor: 2 });
     const created = await door.call('POST', '/ext/tasks', { key: keyOf(door.sandbox), body: task });
     door.sandbox.clock.advance('1500ms'); // queued 1 s by default, 2 s here
-    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe('queued');
+    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe(
+      'queued',
+    );
     door.sandbox.clock.advance('600ms');
-    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe('running');
+    expect((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: keyOf(door.sandbox) })).json.status).toBe(
+      'running',
+    );
   });
 
   it('a bad option is refused: unknown, not a number, out of range', async () => {

@@ -28,14 +28,16 @@ interface Target {
 const send = (t: Target, method: string, path: string, body?: unknown) =>
   t.call(method, path, { key: t.key, body, headers: t.header ? { 'X-Sandbox-Scenario': t.header } : {} });
 const plain = (t: Target, method: string, path: string, body?: unknown) => t.call(method, path, { key: t.key, body });
-const createTask = (t: Target) => send(t, 'POST', '/ext/tasks', { agent_id: AGENT, description: 'Summarise the quarterly report.' });
+const createTask = (t: Target) =>
+  send(t, 'POST', '/ext/tasks', { agent_id: AGENT, description: 'Summarise the quarterly report.' });
 
 function expectError(res: Answer, code: ErrorCode): void {
   expect(res.status).toBe(ERRORS[code].status);
   expect(Object.keys(res.json)).toEqual(['error']);
   expect(res.json.error.code).toBe(code);
   expect(typeof res.json.error.message).toBe('string');
-  for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(res.headers.get(h)).not.toBeNull();
+  for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+    expect(res.headers.get(h)).not.toBeNull();
 }
 
 function expectRetryAfter(res: Answer): void {
@@ -164,7 +166,10 @@ const CASES: Record<string, { on(t: Target): Promise<void>; off(t: Target): Prom
   },
   'network-error': {
     async on(t) {
-      const failure = await send(t, 'GET', '/ext/agents').then(() => undefined, (error: unknown) => error);
+      const failure = await send(t, 'GET', '/ext/agents').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       // In-process: msw's network error (fetch rejects with a TypeError). Over a socket: the connection is reset.
       expect(failure).toBeInstanceOf(TypeError);
       const cause = (failure as { cause?: { code?: string } }).cause;
@@ -201,7 +206,16 @@ const TRANSPORTS = [
 
 async function open(transport: (typeof TRANSPORTS)[number][1], options: SandboxOptions = {}) {
   const door = await transport({ clock: 'manual', ...options });
-  return { door, target: (key = keyOf(door.sandbox), header?: string): Target => ({ sandbox: door.sandbox, call: door.call, key, header, socket: door.name === 'socket' }) };
+  return {
+    door,
+    target: (key = keyOf(door.sandbox), header?: string): Target => ({
+      sandbox: door.sandbox,
+      call: door.call,
+      key,
+      header,
+      socket: door.name === 'socket',
+    }),
+  };
 }
 
 /** The scenario was recorded in the journal for the requests it applied to. */
@@ -269,7 +283,8 @@ describe.each(API_SCENARIO_NAMES)('%s', (name) => {
 
   it('control API POST /__sandbox/scenarios (socket): reached; DELETE and POST /__sandbox/reset undo it', async () => {
     const { door, target } = await open(overSocket);
-    const control = (method: string, path: string, body?: unknown) => door.call(method, `/../../__sandbox${path}`, { body });
+    const control = (method: string, path: string, body?: unknown) =>
+      door.call(method, `/../../__sandbox${path}`, { body });
     try {
       expect((await control('POST', '/scenarios', { name })).status).toBe(204);
       await c.on(target());
@@ -285,7 +300,11 @@ describe.each(API_SCENARIO_NAMES)('%s', (name) => {
 
   it('CLI --scenario (socket): reached, and in force again after reset', async () => {
     const out: string[] = [];
-    const run = await main(['--port', '0', '--clock', 'manual', '--scenario', name, '--quiet'], { stdout: (s) => out.push(s), stderr: () => {}, env: {} });
+    const run = await main(['--port', '0', '--clock', 'manual', '--scenario', name, '--quiet'], {
+      stdout: (s) => out.push(s),
+      stderr: () => {},
+      env: {},
+    });
     try {
       const baseUrl = out.join('').trim();
       const sandbox = run!.sandbox;

@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => close());
 beforeEach(() => sandbox.reset());
 
-async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; key?: string } = {}) {
+async function call(
+  method: string,
+  path: string,
+  init: { body?: unknown; headers?: Record<string, string>; key?: string } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.Authorization = `Bearer ${init.key}`;
   let body: string | undefined;
@@ -52,13 +56,21 @@ const agentId = () => sandbox.snapshot().agents[0]!.id;
 describe('HTTP around the API', () => {
   it('answers a CORS preflight for /api/v1 allowing Authorization, Content-Type, Idempotency-Key and X-Sandbox-Scenario', async () => {
     const res = await call('OPTIONS', '/api/v1/ext/tasks', {
-      headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key,x-sandbox-scenario' },
+      headers: {
+        Origin: 'http://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key,x-sandbox-scenario',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toMatch(/POST/);
-    const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/\s*,\s*/);
-    for (const h of ['authorization', 'content-type', 'idempotency-key', 'x-sandbox-scenario']) expect(allowed).toContain(h);
+    const allowed = res.headers
+      .get('access-control-allow-headers')!
+      .toLowerCase()
+      .split(/\s*,\s*/);
+    for (const h of ['authorization', 'content-type', 'idempotency-key', 'x-sandbox-scenario'])
+      expect(allowed).toContain(h);
   });
 
   it('lets a browser read the three rate-limit headers, on success and on errors', async () => {
@@ -66,7 +78,8 @@ describe('HTTP around the API', () => {
       const res = await call('GET', '/api/v1/ext/agents', { key, headers: { Origin: 'http://app.example' } });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       const exposed = res.headers.get('access-control-expose-headers')!.toLowerCase();
-      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) expect(exposed).toContain(h);
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+        expect(exposed).toContain(h);
     }
   });
 
@@ -76,9 +89,12 @@ describe('HTTP around the API', () => {
     }
   });
 
-  it.each(['/nothing', '/api/v2/ext/agents', '/api/v1x/ext/agents', '/API/V1/ext/agents', '/__sandboxx'])('answers a path outside the API (%s) with 404 in the error shape', async (path) => {
-    expectError(await call('GET', path), 'not_found');
-  });
+  it.each(['/nothing', '/api/v2/ext/agents', '/api/v1x/ext/agents', '/API/V1/ext/agents', '/__sandboxx'])(
+    'answers a path outside the API (%s) with 404 in the error shape',
+    async (path) => {
+      expectError(await call('GET', path), 'not_found');
+    },
+  );
 
   it('answers a POST /ext/tasks body over 1 MiB with 413 request_too_large in the error shape, and creates nothing', async () => {
     const body = JSON.stringify({ agent_id: agentId(), description: 'x'.repeat(1024 * 1024 + 10) });
@@ -105,10 +121,17 @@ describe('HTTP around the API', () => {
   });
 
   it('survives malformed HTTP requests: 400 in the error shape, and goes on serving', async () => {
-    for (const bytes of ['NOT HTTP AT ALL\r\n\r\n', 'GET /api/v1/ext/agents HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'POST /api/v1/ext/tasks HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"agent', 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n']) {
+    for (const bytes of [
+      'NOT HTTP AT ALL\r\n\r\n',
+      'GET /api/v1/ext/agents HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      'POST /api/v1/ext/tasks HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"agent',
+      'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n',
+    ]) {
       const out = await raw(bytes);
       expect(out).toMatch(/^HTTP\/1\.1 400 /);
-      expect(out.slice(out.indexOf('\r\n\r\n') + 4)).toMatch(/^\{"error":\{"code":"invalid_request","message":"[^"]+"\}\}$/);
+      expect(out.slice(out.indexOf('\r\n\r\n') + 4)).toMatch(
+        /^\{"error":\{"code":"invalid_request","message":"[^"]+"\}\}$/,
+      );
     }
     expect((await call('GET', '/api/v1/ext/agents', { key: keyOf(sandbox) })).status).toBe(200);
   });
@@ -118,14 +141,25 @@ describe('the control API (CONTRACT §7)', () => {
   it('GET /__sandbox/accounts lists every account with id, plan and balance_usd', async () => {
     const res = await call('GET', '/__sandbox/accounts');
     expect(res.status).toBe(200);
-    expect(res.json.data.map((a: any) => [a.id, a.plan, a.balance_usd])).toEqual([['acc_demo', 'pro', 50], ['acc_free', 'free', 0], ['acc_starter', 'starter', 10], ['acc_enterprise', 'enterprise', 200], ['acc_magic', 'enterprise', 200]]);
+    expect(res.json.data.map((a: any) => [a.id, a.plan, a.balance_usd])).toEqual([
+      ['acc_demo', 'pro', 50],
+      ['acc_free', 'free', 0],
+      ['acc_starter', 'starter', 10],
+      ['acc_enterprise', 'enterprise', 200],
+      ['acc_magic', 'enterprise', 200],
+    ]);
   });
 
   it('PATCH /__sandbox/accounts/:id changes plan, balance and limits, and the API follows', async () => {
     const key = keyOf(sandbox, 'admin', 'acc_free');
     const res = await call('PATCH', '/__sandbox/accounts/acc_free', { body: { plan: 'starter', balance_usd: 12.5 } });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: 'acc_free', plan: 'starter', balance_usd: 12.5, limits: { rpm: 60, tpm: 60_000 } });
+    expect(res.json).toMatchObject({
+      id: 'acc_free',
+      plan: 'starter',
+      balance_usd: 12.5,
+      limits: { rpm: 60, tpm: 60_000 },
+    });
     expectRateHeaders(await call('GET', '/api/v1/ext/usage', { key }), { limit: 60 });
     await call('PATCH', '/__sandbox/accounts/acc_free', { body: { limits: { rpm: 2 } } });
     const usage = await call('GET', '/api/v1/ext/usage', { key });
@@ -143,7 +177,9 @@ describe('the control API (CONTRACT §7)', () => {
 
   it('POST /__sandbox/keys mints a key (201) and DELETE /__sandbox/keys/:id revokes it (204), by id or by the key itself', async () => {
     for (const by of ['id', 'key'] as const) {
-      const res = await call('POST', '/__sandbox/keys', { body: { account_id: 'acc_starter', scopes: ['read:usage'] } });
+      const res = await call('POST', '/__sandbox/keys', {
+        body: { account_id: 'acc_starter', scopes: ['read:usage'] },
+      });
       expect(res.status).toBe(201);
       expect(Object.keys(res.json).sort()).toEqual(['account_id', 'id', 'key', 'scopes']);
       expect(res.json).toMatchObject({ account_id: 'acc_starter', scopes: ['read:usage'] });
@@ -157,10 +193,18 @@ describe('the control API (CONTRACT §7)', () => {
 
   it('POST /__sandbox/clock advances or sets the clock and answers { now }; rate windows follow it', async () => {
     const start = sandbox.clock.now();
-    expect((await call('POST', '/__sandbox/clock', { body: { advance: '90s' } })).json.now).toBe(new Date(start + 90_000).toISOString());
-    expect((await call('POST', '/__sandbox/clock', { body: { advance: 500 } })).json.now).toBe(new Date(start + 90_500).toISOString());
-    expect((await call('POST', '/__sandbox/clock', { body: { set: '2026-03-01T12:00:00Z' } })).json.now).toBe('2026-03-01T12:00:00.000Z');
-    expectRateHeaders(await call('GET', '/api/v1/ext/agents', { key: keyOf(sandbox) }), { resetAt: Date.parse('2026-03-01T12:01:00Z') });
+    expect((await call('POST', '/__sandbox/clock', { body: { advance: '90s' } })).json.now).toBe(
+      new Date(start + 90_000).toISOString(),
+    );
+    expect((await call('POST', '/__sandbox/clock', { body: { advance: 500 } })).json.now).toBe(
+      new Date(start + 90_500).toISOString(),
+    );
+    expect((await call('POST', '/__sandbox/clock', { body: { set: '2026-03-01T12:00:00Z' } })).json.now).toBe(
+      '2026-03-01T12:00:00.000Z',
+    );
+    expectRateHeaders(await call('GET', '/api/v1/ext/agents', { key: keyOf(sandbox) }), {
+      resetAt: Date.parse('2026-03-01T12:01:00Z'),
+    });
   });
 
   it('POST /__sandbox/scenarios applies a scenario (204); DELETE /__sandbox/scenarios clears them (204)', async () => {
@@ -177,7 +221,10 @@ describe('the control API (CONTRACT §7)', () => {
     await call('GET', '/api/v1/ext/nothing', { key });
     for (let i = 0; i < 5; i++) await call('GET', '/__sandbox/accounts');
     const journal = (await call('GET', '/__sandbox/requests')).json.data;
-    expect(journal.map((e: any) => [e.method, e.path, e.status, e.code])).toEqual([['GET', '/api/v1/ext/agents', 200, null], ['GET', '/api/v1/ext/nothing', 404, 'not_found']]);
+    expect(journal.map((e: any) => [e.method, e.path, e.status, e.code])).toEqual([
+      ['GET', '/api/v1/ext/agents', 200, null],
+      ['GET', '/api/v1/ext/nothing', 404, 'not_found'],
+    ]);
     expect((await call('GET', '/api/v1/ext/usage', { key })).json.requests.total).toBe(3);
   });
 
@@ -194,7 +241,10 @@ describe('the control API (CONTRACT §7)', () => {
     const saved = (await call('GET', '/__sandbox/state')).json;
     expect(saved.format).toBe('agent-work-sandbox/state');
     await call('PATCH', '/__sandbox/accounts/acc_demo', { body: { plan: 'free', limits: { rpm: 3 } } });
-    await call('POST', '/api/v1/ext/tasks', { key: keyOf(sandbox), body: { agent_id: agentId(), description: 'Summarise.' } });
+    await call('POST', '/api/v1/ext/tasks', {
+      key: keyOf(sandbox),
+      body: { agent_id: agentId(), description: 'Summarise.' },
+    });
     await call('POST', '/__sandbox/keys', { body: { scopes: ['read:usage'], label: 'mine' } });
     await call('POST', '/__sandbox/accounts', { body: { name: 'Other', plan: 'starter' } });
     const busy = (await call('GET', '/__sandbox/state')).json;
@@ -214,9 +264,27 @@ describe('the control API (CONTRACT §7)', () => {
     ['bad scopes', 'POST', '/__sandbox/keys', { scopes: ['read:everything'] }, 'invalid_request'],
     ['no scopes', 'POST', '/__sandbox/keys', {}, 'invalid_request'],
     ['a key label that is not a string', 'POST', '/__sandbox/keys', { scopes: ['admin'], label: 7 }, 'invalid_request'],
-    ['an account name that is not a string', 'POST', '/__sandbox/accounts', { name: { first: 'x' } }, 'invalid_request'],
-    ['a key for an unknown account', 'POST', '/__sandbox/keys', { account_id: 'acc_nope', scopes: ['admin'] }, 'not_found'],
-    ['a key past the plan\'s limit (Free: 1 key)', 'POST', '/__sandbox/keys', { account_id: 'acc_free', scopes: ['admin'] }, 'invalid_request'],
+    [
+      'an account name that is not a string',
+      'POST',
+      '/__sandbox/accounts',
+      { name: { first: 'x' } },
+      'invalid_request',
+    ],
+    [
+      'a key for an unknown account',
+      'POST',
+      '/__sandbox/keys',
+      { account_id: 'acc_nope', scopes: ['admin'] },
+      'not_found',
+    ],
+    [
+      "a key past the plan's limit (Free: 1 key)",
+      'POST',
+      '/__sandbox/keys',
+      { account_id: 'acc_free', scopes: ['admin'] },
+      'invalid_request',
+    ],
     ['revoking an unknown key', 'DELETE', '/__sandbox/keys/key_nope', undefined, 'not_found'],
     ['a bad clock duration', 'POST', '/__sandbox/clock', { advance: 'soon' }, 'invalid_request'],
     ['a bad clock time', 'POST', '/__sandbox/clock', { set: 'yesterday' }, 'invalid_request'],
@@ -230,8 +298,17 @@ describe('the control API (CONTRACT §7)', () => {
     ['an unknown control route', 'GET', '/__sandbox/nothing', undefined, 'not_found'],
   ] as const)('answers %s in the error shape and changes nothing', async (_what, method, path, body, code) => {
     const before = sandbox.snapshot();
-    const broken = { accounts: { ...before, accounts: [null] }, keys: { ...before, keys: [{}] }, orphan: { ...before, keys: [{ ...before.keys[0], accountId: 'acc_nope' }] } };
-    expectError(await call(method, path, { body: path === '/__sandbox/state' ? broken[body as keyof typeof broken] ?? body : body }), code);
+    const broken = {
+      accounts: { ...before, accounts: [null] },
+      keys: { ...before, keys: [{}] },
+      orphan: { ...before, keys: [{ ...before.keys[0], accountId: 'acc_nope' }] },
+    };
+    expectError(
+      await call(method, path, {
+        body: path === '/__sandbox/state' ? (broken[body as keyof typeof broken] ?? body) : body,
+      }),
+      code,
+    );
     expect(sandbox.snapshot()).toEqual(before);
   });
 
@@ -240,7 +317,13 @@ describe('the control API (CONTRACT §7)', () => {
     expect(cross.status).toBe(403);
     expect(Object.keys(cross.json.error).sort()).toEqual(['code', 'message']);
     expect(cross.headers.get('access-control-allow-origin')).toBeNull();
-    expectError(await call('PATCH', '/__sandbox/accounts/acc_demo', { body: { balance_usd: 0 }, headers: { Origin: 'http://evil.example' } }), 'insufficient_scope');
+    expectError(
+      await call('PATCH', '/__sandbox/accounts/acc_demo', {
+        body: { balance_usd: 0 },
+        headers: { Origin: 'http://evil.example' },
+      }),
+      'insufficient_scope',
+    );
     expect(sandbox.accounts.get('acc_demo')!.balance_usd).toBe(50);
     expect((await call('GET', '/__sandbox/accounts', { headers: { Origin: new URL(url).origin } })).status).toBe(200);
   });

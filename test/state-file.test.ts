@@ -34,12 +34,18 @@ describe('--fixtures marketplace --state demo.json', () => {
     const first = await start(['--fixtures', 'marketplace', '--state', state, '--clock', 'manual']);
     const key = 'ak_demo_acme_admin';
     const agents = await api(first, 'GET', '/ext/agents?limit=3', key);
-    const created = await api(first, 'POST', '/ext/tasks', key, { agent_id: agents.json.data[0].id, description: 'Summarize the Q3 board deck.' });
+    const created = await api(first, 'POST', '/ext/tasks', key, {
+      agent_id: agents.json.data[0].id,
+      description: 'Summarize the Q3 board deck.',
+    });
     expect(created.status).toBe(201);
     first.sandbox.clock.advance('30s');
     const done = await api(first, 'GET', `/ext/tasks/${created.json.id}`, key);
     expect(done.json.status).toBe('completed');
-    const pending = await api(first, 'POST', '/ext/tasks', key, { agent_id: agents.json.data[1].id, description: 'Draft a launch email.' });
+    const pending = await api(first, 'POST', '/ext/tasks', key, {
+      agent_id: agents.json.data[1].id,
+      description: 'Draft a launch email.',
+    });
     const usageBefore = await api(first, 'GET', '/ext/usage', key);
     expect(usageBefore.json.balance_usd).toBeLessThan(50);
     first.sandbox.accounts.update('acc_globex', { balanceUsd: 123.45 });
@@ -74,30 +80,40 @@ describe('a corrupt or incompatible --state file', () => {
     ['another version', '{"format":"agent-work-sandbox/state","version":2}', /Unsupported state snapshot version 2/],
     ['a snapshot with a broken account', 'BROKEN_ACCOUNT', /"accounts\.0\.plan"/],
   ];
-  it.each(cases)('(%s) gives a clear error naming the file, and the file is not overwritten', async (_label, content, message) => {
-    const path = join(dir, `bad-${_label.replace(/\W+/g, '-')}.json`);
-    let text = content;
-    if (content === 'BROKEN_ACCOUNT') {
-      const ok = await start(['--state', join(dir, 'template.json')]);
-      await ok.stop();
-      const snap = JSON.parse(readFileSync(join(dir, 'template.json'), 'utf8'));
-      snap.accounts[0].plan = 'gold';
-      text = JSON.stringify(snap);
-    }
-    writeFileSync(path, text);
-    const error = await main(['--port', '0', '--state', path], io()).then(() => undefined, (e: Error) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect(error!.message).toContain(path);
-    expect(error!.message).toMatch(message);
-    expect(error!.message).toMatch(/left untouched/);
-    expect(readFileSync(path, 'utf8')).toBe(text);
-  });
+  it.each(cases)(
+    '(%s) gives a clear error naming the file, and the file is not overwritten',
+    async (_label, content, message) => {
+      const path = join(dir, `bad-${_label.replace(/\W+/g, '-')}.json`);
+      let text = content;
+      if (content === 'BROKEN_ACCOUNT') {
+        const ok = await start(['--state', join(dir, 'template.json')]);
+        await ok.stop();
+        const snap = JSON.parse(readFileSync(join(dir, 'template.json'), 'utf8'));
+        snap.accounts[0].plan = 'gold';
+        text = JSON.stringify(snap);
+      }
+      writeFileSync(path, text);
+      const error = await main(['--port', '0', '--state', path], io()).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error).toBeInstanceOf(Error);
+      expect(error!.message).toContain(path);
+      expect(error!.message).toMatch(message);
+      expect(error!.message).toMatch(/left untouched/);
+      expect(readFileSync(path, 'utf8')).toBe(text);
+    },
+  );
 });
 
 it('the executable exits non-zero at start on a corrupt state file (dist/cli.js, built by npx tsup)', () => {
   const path = join(dir, 'corrupt-for-bin.json');
   writeFileSync(path, 'not json');
-  const child = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'dist', 'cli.js'), '--port', '0', '--state', path], { encoding: 'utf8', timeout: 10_000 });
+  const child = spawnSync(
+    process.execPath,
+    [join(import.meta.dirname, '..', 'dist', 'cli.js'), '--port', '0', '--state', path],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
   expect(child.status).toBe(1);
   expect(child.stderr).toContain(`The state file ${path} is not valid JSON`);
   expect(readFileSync(path, 'utf8')).toBe('not json');

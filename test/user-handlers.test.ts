@@ -21,7 +21,12 @@ describe.each(DOORS)('your own handlers beside the sandbox (%s)', (_name, open) 
     expect(res.headers.get('x-ratelimit-limit')).toBe('300');
     expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(300);
     expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(door.sandbox.requests.at(-1)).toMatchObject({ path: '/api/v1/ext/analytics', status: 200, code: null, accountId: 'acc_demo' });
+    expect(door.sandbox.requests.at(-1)).toMatchObject({
+      path: '/api/v1/ext/analytics',
+      status: 200,
+      code: null,
+      accountId: 'acc_demo',
+    });
   });
 
   it('runs after auth: no key is 401 missing_api_key, and the handler never runs', async () => {
@@ -30,8 +35,11 @@ describe.each(DOORS)('your own handlers beside the sandbox (%s)', (_name, open) 
     expect(res.json.error.code).toBe('missing_api_key');
   });
 
-  it('sees the key\'s scopes (X-Sandbox-Scopes), which a client cannot forge', async () => {
-    const res = await door.call('GET', '/ext/analytics', { key: keyOf(door.sandbox, 'read:agents'), headers: { 'X-Sandbox-Scopes': 'admin' } });
+  it("sees the key's scopes (X-Sandbox-Scopes), which a client cannot forge", async () => {
+    const res = await door.call('GET', '/ext/analytics', {
+      key: keyOf(door.sandbox, 'read:agents'),
+      headers: { 'X-Sandbox-Scopes': 'admin' },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe('insufficient_scope');
     expect(door.sandbox.requests.at(-1)).toMatchObject({ status: 403, code: 'insufficient_scope' });
@@ -78,8 +86,11 @@ describe('--handlers FILE', () => {
   afterAll(() => run?.stop());
   const io = { stdout: () => {}, stderr: () => {}, env: {} };
 
-  it('mounts the module\'s handlers in the server', async () => {
-    run = await main(['--port', '0', '-q', '--handlers', join(import.meta.dirname, 'fixtures-handlers', 'analytics.mjs')], io);
+  it("mounts the module's handlers in the server", async () => {
+    run = await main(
+      ['--port', '0', '-q', '--handlers', join(import.meta.dirname, 'fixtures-handlers', 'analytics.mjs')],
+      io,
+    );
     const key = run!.sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
     const res = await fetch(`${run!.server.url}/api/v1/ext/analytics`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
@@ -87,7 +98,11 @@ describe('--handlers FILE', () => {
   });
 
   it('a missing module, or one without handlers, is an error naming the file', async () => {
-    await expect(main(['--port', '0', '--handlers', join(import.meta.dirname, 'nope.mjs')], io)).rejects.toThrow(/Cannot load the handlers module .*nope\.mjs/);
-    await expect(main(['--port', '0', '--handlers', join(import.meta.dirname, 'fixtures-handlers', 'not-handlers.mjs')], io)).rejects.toThrow(/not-handlers\.mjs must export an array of msw request handlers/);
+    await expect(main(['--port', '0', '--handlers', join(import.meta.dirname, 'nope.mjs')], io)).rejects.toThrow(
+      /Cannot load the handlers module .*nope\.mjs/,
+    );
+    await expect(
+      main(['--port', '0', '--handlers', join(import.meta.dirname, 'fixtures-handlers', 'not-handlers.mjs')], io),
+    ).rejects.toThrow(/not-handlers\.mjs must export an array of msw request handlers/);
   });
 });

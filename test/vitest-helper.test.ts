@@ -11,7 +11,8 @@ const { sandbox, server } = setupSandbox({
   handlers: [http.get('https://status.example.test/health', () => HttpResponse.json({ ok: true }))],
 });
 const admin = () => sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
-const agents = () => fetch('https://api.example.test/api/v1/ext/agents', { headers: { Authorization: `Bearer ${admin()}` } });
+const agents = () =>
+  fetch('https://api.example.test/api/v1/ext/agents', { headers: { Authorization: `Bearer ${admin()}` } });
 
 describe('setupSandbox', () => {
   it('serves the sandbox to fetch once the file starts (beforeAll → listen)', async () => {
@@ -26,7 +27,9 @@ describe('setupSandbox', () => {
     expect((await agents()).status).toBe(200);
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.keys.list('acc_demo')).toHaveLength(7);
-    const usage = await fetch('https://api.example.test/api/v1/ext/usage', { headers: { Authorization: `Bearer ${admin()}` } });
+    const usage = await fetch('https://api.example.test/api/v1/ext/usage', {
+      headers: { Authorization: `Bearer ${admin()}` },
+    });
     expect((await usage.json()).account_id).toBe('acc_demo');
   });
 

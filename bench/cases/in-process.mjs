@@ -25,7 +25,11 @@ async function fetchVia() {
   const server = setupServer(...sandbox.handlers);
   server.listen({ onUnhandledRequest: 'error' });
   try {
-    return await fetch(`${BASE}/ext/tasks`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    return await fetch(`${BASE}/ext/tasks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
   } finally {
     server.close();
   }
@@ -40,7 +44,10 @@ const trivial = [
 
 const requests = {
   'GET /ext/agents': { sandbox: () => [`${BASE}/ext/agents`], trivial: () => [`${BASE}/ext/agents`] },
-  'GET /ext/tasks/:id': { sandbox: () => [`${BASE}/ext/tasks/${ownTask}`], trivial: () => [`${BASE}/ext/tasks/${taskId}`] },
+  'GET /ext/tasks/:id': {
+    sandbox: () => [`${BASE}/ext/tasks/${ownTask}`],
+    trivial: () => [`${BASE}/ext/tasks/${taskId}`],
+  },
   'POST /ext/tasks': {
     sandbox: () => [`${BASE}/ext/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }],
     trivial: () => [`${BASE}/ext/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }],
@@ -114,8 +121,15 @@ const count = Math.max(20, Math.round(200 * seconds));
 const resetMs = timeEach(count, () => sandbox.reset());
 const createMs = timeEach(Math.max(10, Math.round(20 * seconds)), () => createSandbox());
 
-process.stdout.write(`${JSON.stringify({
-  fetch: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, { sandbox: median(r.sandbox), trivial: median(r.trivial), fetch: median(r.fetch) }])),
-  resetMs,
-  createMs,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    fetch: Object.fromEntries(
+      Object.entries(results).map(([name, r]) => [
+        name,
+        { sandbox: median(r.sandbox), trivial: median(r.trivial), fetch: median(r.fetch) },
+      ]),
+    ),
+    resetMs,
+    createMs,
+  })}\n`,
+);

@@ -46,13 +46,15 @@ const keptQueued = gc().heapUsed;
 kept.sandbox.clock.advance('1m');
 const keptAfter = gc().heapUsed;
 
-process.stdout.write(`${JSON.stringify({
-  tasks: N,
-  postUs,
-  heapPerQueuedTask: (queued.heapUsed - base) / N,
-  heapPerFinishedTask: (finished.heapUsed - base) / N,
-  heapQueuedMB: (queued.heapUsed - base) / 2 ** 20,
-  advanceMs,
-  rssMB: finished.rss / 2 ** 20,
-  retention: { queuedMB: (keptQueued - keptBase) / 2 ** 20, afterDropMB: (keptAfter - keptBase) / 2 ** 20 },
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    tasks: N,
+    postUs,
+    heapPerQueuedTask: (queued.heapUsed - base) / N,
+    heapPerFinishedTask: (finished.heapUsed - base) / N,
+    heapQueuedMB: (queued.heapUsed - base) / 2 ** 20,
+    advanceMs,
+    rssMB: finished.rss / 2 ** 20,
+    retention: { queuedMB: (keptQueued - keptBase) / 2 ** 20, afterDropMB: (keptAfter - keptBase) / 2 ** 20 },
+  })}\n`,
+);

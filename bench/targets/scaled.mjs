@@ -16,7 +16,8 @@ unlimit(sandbox);
 unlimit(sandbox, 'acc_enterprise');
 const key = adminKey(sandbox);
 const body = taskBody(sandbox);
-for (let i = 0; i < keys; i++) sandbox.keys.create({ accountId: 'acc_enterprise', scopes: ['read:agents', 'read:tasks'] });
+for (let i = 0; i < keys; i++)
+  sandbox.keys.create({ accountId: 'acc_enterprise', scopes: ['read:agents', 'read:tasks'] });
 let taskId;
 for (let i = 0; i < tasks; i++) {
   const res = call(sandbox, key, 'POST', '/ext/tasks', body);

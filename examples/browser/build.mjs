@@ -12,7 +12,8 @@ const root = resolve(here, '../..');
 
 export async function buildExample(outdir = join(here, 'public')) {
   mkdirSync(outdir, { recursive: true });
-  if (resolve(outdir) !== join(here, 'public')) copyFileSync(join(here, 'public/index.html'), join(outdir, 'index.html'));
+  if (resolve(outdir) !== join(here, 'public'))
+    copyFileSync(join(here, 'public/index.html'), join(outdir, 'index.html'));
   await build({
     entryPoints: { main: join(here, 'main.js') },
     outdir,

@@ -17,7 +17,14 @@ async function call(label, path, { key = admin, method = 'GET', body, headers = 
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = await res.json();
-    row = { label, status: res.status, code: json.error?.code ?? null, json, remaining: res.headers.get('X-RateLimit-Remaining'), retryAfter: res.headers.get('Retry-After') };
+    row = {
+      label,
+      status: res.status,
+      code: json.error?.code ?? null,
+      json,
+      remaining: res.headers.get('X-RateLimit-Remaining'),
+      retryAfter: res.headers.get('Retry-After'),
+    };
   } catch (error) {
     row = { label, status: 0, code: 'network_error', error: `${error.name}: ${error.message}` };
   }
@@ -29,17 +36,27 @@ async function call(label, path, { key = admin, method = 'GET', body, headers = 
 }
 
 async function demo() {
-  await setupWorker(...sandbox.handlers).start({ serviceWorker: { url: './mockServiceWorker.js' }, onUnhandledRequest: 'bypass', quiet: true });
+  await setupWorker(...sandbox.handlers).start({
+    serviceWorker: { url: './mockServiceWorker.js' },
+    onUnhandledRequest: 'bypass',
+    quiet: true,
+  });
   document.getElementById('status').textContent = 'Worker started. Calling the API…';
   const agents = await call('GET /ext/agents', '/ext/agents?limit=5');
-  const created = await call('POST /ext/tasks', '/ext/tasks', { method: 'POST', body: { agent_id: agents.json.data[0].id, description: 'Summarise this page.' } });
+  const created = await call('POST /ext/tasks', '/ext/tasks', {
+    method: 'POST',
+    body: { agent_id: agents.json.data[0].id, description: 'Summarise this page.' },
+  });
   sandbox.clock.advance('10m');
   await call('GET /ext/tasks/:id after 10 minutes', `/ext/tasks/${created.json.id}`);
   await call('GET /ext/usage', '/ext/usage');
   await call('magic key ak_magic_rate_limited', '/ext/agents', { key: 'ak_magic_rate_limited' });
   await call('X-Sandbox-Scenario: unavailable', '/ext/agents', { headers: { 'X-Sandbox-Scenario': 'unavailable' } });
   const undo = sandbox.useScenario('out-of-credits');
-  await call('useScenario("out-of-credits"), POST /ext/tasks', '/ext/tasks', { method: 'POST', body: { agent_id: agents.json.data[0].id, description: 'More.' } });
+  await call('useScenario("out-of-credits"), POST /ext/tasks', '/ext/tasks', {
+    method: 'POST',
+    body: { agent_id: agents.json.data[0].id, description: 'More.' },
+  });
   undo();
   sandbox.useScenario('network-error');
   await call('useScenario("network-error")', '/ext/agents');

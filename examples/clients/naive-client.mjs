@@ -33,7 +33,11 @@ export class NaiveClient {
     let last;
     for (let attempt = 0; attempt < 3; attempt++) {
       // missing-content-type: a string body without a Content-Type (fetch sends text/plain).
-      last = await this.fetch(`${this.baseUrl}${path}`, { method, headers: { Authorization: `Bearer ${this.apiKey}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+      last = await this.fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${this.apiKey}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       if (last.ok) return last.json();
       // retry-before-reset, retry-after-503-ignored: retries at once, whatever the answer says.
     }

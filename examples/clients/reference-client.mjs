@@ -19,7 +19,13 @@ export class ReferenceClient {
    * @param {{ baseUrl: string, apiKey: string, sleep?: (ms: number) => Promise<void>, maxAttempts?: number, fetch?: typeof fetch }} options
    * `sleep` defaults to a real timer; tests pass one that moves the sandbox clock.
    */
-  constructor({ baseUrl, apiKey, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), maxAttempts = 5, fetch: f = globalThis.fetch }) {
+  constructor({
+    baseUrl,
+    apiKey,
+    sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+    maxAttempts = 5,
+    fetch: f = globalThis.fetch,
+  }) {
     this.baseUrl = baseUrl;
     this.apiKey = apiKey;
     this.sleep = sleep;
@@ -60,7 +66,11 @@ export class ReferenceClient {
       try {
         res = await this.fetch(`${this.baseUrl}${path}`, {
           method,
-          headers: { Authorization: `Bearer ${this.apiKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+          headers: {
+            Authorization: `Bearer ${this.apiKey}`,
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+            ...headers,
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (error) {

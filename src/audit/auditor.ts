@@ -3,7 +3,14 @@ import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
 import { hash53 } from '../model/random.js';
 import type { State } from '../model/state.js';
-import { AUDIT_RULE_BY_NAME, AUDIT_RULES, MIN_POLL_INTERVAL_MS, NEAR_LIMIT_SHARE, type AuditRuleName, type Severity } from './catalog.js';
+import {
+  AUDIT_RULE_BY_NAME,
+  AUDIT_RULES,
+  MIN_POLL_INTERVAL_MS,
+  NEAR_LIMIT_SHARE,
+  type AuditRuleName,
+  type Severity,
+} from './catalog.js';
 
 /** One finding of the integration audit: a rule a client broke, how often, and where to look. */
 export interface AuditFinding {
@@ -61,13 +68,25 @@ export class Auditor {
 
   constructor(private readonly state: () => State) {}
 
-  observe(id: number, req: PlainRequest, status: number, code: string | null, accountId: string | null, now: number, trace: RawTrace, response: PlainResponse | undefined): void {
+  observe(
+    id: number,
+    req: PlainRequest,
+    status: number,
+    code: string | null,
+    accountId: string | null,
+    now: number,
+    trace: RawTrace,
+    response: PlainResponse | undefined,
+  ): void {
     const subject = this.subject(accountId, req, id);
     const isCreate = req.method === 'POST' && req.path === CREATE_PATH;
 
-    if (now < subject.blockedUntil && (!subject.blockedCreateOnly || isCreate)) this.hit(subject, subject.blockedBy, id);
+    if (now < subject.blockedUntil && (!subject.blockedCreateOnly || isCreate))
+      this.hit(subject, subject.blockedBy, id);
     if (status === 429 && response) {
-      subject.blockedUntil = Date.parse(response.headers['X-RateLimit-Reset'] ?? '') || now + Number(response.headers['Retry-After'] ?? 0) * 1000;
+      subject.blockedUntil =
+        Date.parse(response.headers['X-RateLimit-Reset'] ?? '') ||
+        now + Number(response.headers['Retry-After'] ?? 0) * 1000;
       subject.blockedBy = 'retry-before-reset';
       // A 429 on tokens (the step before the answer is `tpm`) holds back task creation only.
       subject.blockedCreateOnly = trace[trace.length - 2 * STRIDE] === 'tpm';
@@ -90,11 +109,18 @@ export class Auditor {
       if (subject.badKeys.has(h)) this.hit(subject, 'repeated-invalid-key', id);
       else if (subject.badKeys.size < MAX_REMEMBERED) subject.badKeys.add(h);
     }
-    if (req.method !== 'GET' && req.body !== '' && !/json/i.test(req.header('content-type') ?? '')) this.hit(subject, 'missing-content-type', id);
+    if (req.method !== 'GET' && req.body !== '' && !/json/i.test(req.header('content-type') ?? ''))
+      this.hit(subject, 'missing-content-type', id);
     if (accountId !== null) this.observeLimits(subject, id, trace);
   }
 
-  private observeCreate(subject: Subject, id: number, req: PlainRequest, status: number, response: PlainResponse | undefined): void {
+  private observeCreate(
+    subject: Subject,
+    id: number,
+    req: PlainRequest,
+    status: number,
+    response: PlainResponse | undefined,
+  ): void {
     const idem = req.header('idempotency-key');
     if (subject.unsafe.size > 0 && subject.unsafe.has(hash53(req.body))) {
       this.hit(subject, 'unsafe-post-retry', id);
@@ -120,7 +146,9 @@ export class Auditor {
     let near = (trace[rate + 3] as number) >= NEAR_LIMIT_SHARE * (trace[rate + 2] as number);
     if (!near) {
       const tpm = stepIndex(trace, 'tpm');
-      near = tpm !== -1 && (trace[tpm + 3] as number) + (trace[tpm + 4] as number) >= NEAR_LIMIT_SHARE * (trace[tpm + 2] as number);
+      near =
+        tpm !== -1 &&
+        (trace[tpm + 3] as number) + (trace[tpm + 4] as number) >= NEAR_LIMIT_SHARE * (trace[tpm + 2] as number);
     }
     const window = trace[rate + 4] as number;
     if (near && window !== subject.nearWindow) {
@@ -146,7 +174,18 @@ export class Auditor {
     let s = this.subjects.get(name);
     if (!s) {
       if (this.subjects.size >= MAX_SUBJECTS) this.subjects.delete(this.subjects.keys().next().value!);
-      s = { accountId, blockedUntil: 0, blockedBy: 'retry-before-reset', blockedCreateOnly: false, unsafe: new Set(), polls: new Map(), last402: -1, badKeys: new Set(), nearWindow: -1, tallies: new Map() };
+      s = {
+        accountId,
+        blockedUntil: 0,
+        blockedBy: 'retry-before-reset',
+        blockedCreateOnly: false,
+        unsafe: new Set(),
+        polls: new Map(),
+        last402: -1,
+        badKeys: new Set(),
+        nearWindow: -1,
+        tallies: new Map(),
+      };
       this.subjects.set(name, s);
     }
     return s;
@@ -170,12 +209,25 @@ export class Auditor {
       for (const [name, t] of subject.tallies) {
         const rule = AUDIT_RULE_BY_NAME.get(name)!;
         if (t.count < (rule.minCount ?? 1)) continue;
-        out.push({ rule: name, severity: rule.severity, count: t.count, first_request_id: requestId(t.first), last_request_id: requestId(t.last), fix: rule.fix, account_id: subject.accountId });
+        out.push({
+          rule: name,
+          severity: rule.severity,
+          count: t.count,
+          first_request_id: requestId(t.first),
+          last_request_id: requestId(t.last),
+          fix: rule.fix,
+          account_id: subject.accountId,
+        });
       }
     }
     const order = (f: AuditFinding) => AUDIT_RULES.findIndex((r) => r.rule === f.rule);
     const rank = { error: 0, warning: 1, info: 2 } as const;
-    return out.sort((a, b) => rank[a.severity] - rank[b.severity] || order(a) - order(b) || String(a.account_id).localeCompare(String(b.account_id)));
+    return out.sort(
+      (a, b) =>
+        rank[a.severity] - rank[b.severity] ||
+        order(a) - order(b) ||
+        String(a.account_id).localeCompare(String(b.account_id)),
+    );
   }
 
   clear(): void {

@@ -35,7 +35,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     rule: 'retry-before-reset',
     severity: 'error',
-    description: 'A request sent after a 429 before the time in its X-RateLimit-Reset / Retry-After (for a 429 on tokens per minute: a task creation before then).',
+    description:
+      'A request sent after a 429 before the time in its X-RateLimit-Reset / Retry-After (for a 429 on tokens per minute: a task creation before then).',
     fix: 'After a 429, wait until X-RateLimit-Reset (or Retry-After seconds) before the next request; requests sent earlier are refused and still count.',
   },
   {
@@ -47,7 +48,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     rule: 'unsafe-post-retry',
     severity: 'error',
-    description: 'The same task POSTed again after a 5xx, a failed connection or a slow answer, when the first POST had no Idempotency-Key: if the first one was created, the task runs and is charged twice.',
+    description:
+      'The same task POSTed again after a 5xx, a failed connection or a slow answer, when the first POST had no Idempotency-Key: if the first one was created, the task runs and is charged twice.',
     fix: 'Send an Idempotency-Key (a fresh UUID per task, reused on every retry of that task) with POST /ext/tasks.',
   },
   {
@@ -60,7 +62,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     rule: 'ignored-402',
     severity: 'warning',
-    description: 'Task creation tried again after a 402 insufficient_credits while the spendable balance had not grown.',
+    description:
+      'Task creation tried again after a 402 insufficient_credits while the spendable balance had not grown.',
     fix: 'Treat 402 as final: stop creating tasks and ask for a top-up (or wait for running tasks to release their holds) before trying again.',
   },
   {

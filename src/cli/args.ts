@@ -60,10 +60,14 @@ Options (environment fallback in brackets):
 `;
 
 function scenarioNames(values: string[]): ScenarioName[] {
-  const names = values.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const names = values
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.map((name) => {
     const found = findScenario(name);
-    if (!found) throw new UsageError(`--scenario: unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
+    if (!found)
+      throw new UsageError(`--scenario: unknown scenario "${name}". Known scenarios: ${SCENARIO_NAMES.join(', ')}.`);
     return found.name;
   });
 }
@@ -71,7 +75,8 @@ function scenarioNames(values: string[]): ScenarioName[] {
 function int(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const n = /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${raw}".`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${raw}".`);
   return n;
 }
 
@@ -79,7 +84,10 @@ function stateSync(raw: string | undefined): StateSync {
   if (raw === undefined) return DEFAULT_STATE_SYNC_MS;
   if (raw === 'always' || raw === 'exit') return raw;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : ms(raw as StringValue);
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < 10 || n > 3_600_000) throw new UsageError(`--state-sync must be always, exit, or an interval from 10ms to 1h (such as 1s or 500); got "${raw}".`);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 10 || n > 3_600_000)
+    throw new UsageError(
+      `--state-sync must be always, exit, or an interval from 10ms to 1h (such as 1s or 500); got "${raw}".`,
+    );
   return Math.round(n);
 }
 
@@ -125,7 +133,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (v.help) command = 'help';
   else if (v.version) command = 'version';
   else if (positionals.length > 0) {
-    if (positionals[0] === 'fixtures' && positionals[1] === 'export' && positionals.length === 2) command = 'fixtures-export';
+    if (positionals[0] === 'fixtures' && positionals[1] === 'export' && positionals.length === 2)
+      command = 'fixtures-export';
     else throw new UsageError(`Unknown command "${positionals.join(' ')}".`);
   }
   const clock = v.clock ?? 'real';
@@ -145,9 +154,13 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     stateSync: stateSync(v['state-sync']),
     handlers: v.handlers,
     controlToken: v['control-token'],
-    anonymousRpm: v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
+    anonymousRpm:
+      v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
     webhooks: (v.webhook ?? []).map(webhookUrl),
-    taskRetention: v['task-retention'] === undefined ? undefined : int('task-retention', v['task-retention'], 10_000, 0, 1_000_000_000),
+    taskRetention:
+      v['task-retention'] === undefined
+        ? undefined
+        : int('task-retention', v['task-retention'], 10_000, 0, 1_000_000_000),
     quiet: v.quiet ?? false,
     log,
   };

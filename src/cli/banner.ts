@@ -45,12 +45,17 @@ export function banner(sandbox: Sandbox, info: BannerInfo): string {
     `  Seed ${info.seed} · clock ${info.clock}${info.scenarios.length ? ` · scenarios ${info.scenarios.join(', ')}` : ''}${info.stateFile ? ` · state ${info.stateFile}` : ''}`,
   ];
   if (info.exposed) {
-    lines.push('', `  WARNING: listening beyond loopback. Anyone who can reach this address can use the API keys below.`);
+    lines.push(
+      '',
+      `  WARNING: listening beyond loopback. Anyone who can reach this address can use the API keys below.`,
+    );
   }
   if (info.controlToken) lines.push(`  Control token: ${info.controlToken}  (send it as X-Sandbox-Token)`);
   lines.push('', '  Accounts');
   for (const a of sandbox.accounts.list()) {
-    lines.push(`    ${a.id.padEnd(16)} ${PLANS[a.plan].name.padEnd(11)} $${a.balance_usd.toFixed(2).padStart(8)}  ${a.name}`);
+    lines.push(
+      `    ${a.id.padEnd(16)} ${PLANS[a.plan].name.padEnd(11)} $${a.balance_usd.toFixed(2).padStart(8)}  ${a.name}`,
+    );
   }
   const hooks = sandbox.webhooks.list();
   if (hooks.length > 0) {
@@ -65,7 +70,8 @@ export function banner(sandbox: Sandbox, info: BannerInfo): string {
   if (magic.length > 0) {
     lines.push('', '  Magic keys (every request with one runs under its scenario; see docs/scenarios.md)');
     const width = Math.max(...magic.map((k) => k.key.length));
-    for (const k of magic) lines.push(`    ${k.key.padEnd(width)}  ${k.scenarios.join(' + ').padEnd(15)} ${magicOutcome(k.scenarios)}`);
+    for (const k of magic)
+      lines.push(`    ${k.key.padEnd(width)}  ${k.scenarios.join(' + ').padEnd(15)} ${magicOutcome(k.scenarios)}`);
   }
   const first = keys.find((k) => k.scopes.includes('admin')) ?? keys[0];
   if (first) {

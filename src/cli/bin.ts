@@ -1,6 +1,10 @@
 import { main } from './main.js';
 
-const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t), env: process.env };
+const io = {
+  stdout: (t: string) => process.stdout.write(t),
+  stderr: (t: string) => process.stderr.write(t),
+  env: process.env,
+};
 
 const fail = (error: Error) => {
   io.stderr(`agent-work-sandbox: ${error.message}\n`);

@@ -9,7 +9,14 @@ import { generateDefaultFixtures } from '../model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
 import { isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
-import { assertStateWritable, loadStateFile, removeStaleTempFiles, saveRescueFile, saveStateFile, StateFileError } from '../server/state-file.js';
+import {
+  assertStateWritable,
+  loadStateFile,
+  removeStaleTempFiles,
+  saveRescueFile,
+  saveStateFile,
+  StateFileError,
+} from '../server/state-file.js';
 import { SnapshotError, type StateSnapshot } from '../model/state.js';
 import { createStateSaver } from '../server/durable-state.js';
 import { StartError } from '../errors.js';
@@ -62,7 +69,9 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
   }
   const list = Array.isArray(mod.handlers) ? mod.handlers : mod.default;
   if (!Array.isArray(list) || !list.every((h) => h && typeof (h as { run?: unknown }).run === 'function')) {
-    throw new UsageError(`The handlers module ${path} must export an array of msw request handlers (export default [http.get(…), …] or export const handlers = […]).`);
+    throw new UsageError(
+      `The handlers module ${path} must export an array of msw request handlers (export default [http.get(…), …] or export const handlers = […]).`,
+    );
   }
   return list as RequestHandler[];
 }
@@ -74,7 +83,13 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
 export async function main(argv: string[], io: CliIo): Promise<CliRun | undefined> {
   const config = parseCli(argv, io.env);
   if (config.command === 'help' || config.command === 'version' || config.command === 'fixtures-export') {
-    io.stdout(config.command === 'help' ? HELP : config.command === 'version' ? `${version}\n` : `${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`);
+    io.stdout(
+      config.command === 'help'
+        ? HELP
+        : config.command === 'version'
+          ? `${version}\n`
+          : `${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`,
+    );
     return undefined;
   }
 
@@ -91,20 +106,37 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   });
   if (config.state) restoreStateFile(sandbox, config.state);
   // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
-  const saver = config.state ? createStateSaver(config.state, () => sandbox.snapshot(), config.stateSync, (error) => io.stderr(`agent-work-sandbox: ${error.message}\n`)) : undefined;
-  const server = await listen(sandbox, { handlers, port: config.port, host: config.host, controlToken: config.controlToken, beforeAnswer: config.stateSync === 'exit' ? undefined : saver?.beforeAnswer }).catch((error: unknown) => {
+  const saver = config.state
+    ? createStateSaver(
+        config.state,
+        () => sandbox.snapshot(),
+        config.stateSync,
+        (error) => io.stderr(`agent-work-sandbox: ${error.message}\n`),
+      )
+    : undefined;
+  const server = await listen(sandbox, {
+    handlers,
+    port: config.port,
+    host: config.host,
+    controlToken: config.controlToken,
+    beforeAnswer: config.stateSync === 'exit' ? undefined : saver?.beforeAnswer,
+  }).catch((error: unknown) => {
     throw startError(error, config.host, config.port);
   });
-  io.stdout(config.quiet ? `${server.url}${sandbox.basePath}\n` : banner(sandbox, {
-    version,
-    url: server.url,
-    seed: config.seed,
-    clock: config.clock,
-    scenarios: config.scenarios,
-    controlToken: server.controlToken,
-    exposed: !isLoopback(config.host),
-    stateFile: config.state,
-  }));
+  io.stdout(
+    config.quiet
+      ? `${server.url}${sandbox.basePath}\n`
+      : banner(sandbox, {
+          version,
+          url: server.url,
+          seed: config.seed,
+          clock: config.clock,
+          scenarios: config.scenarios,
+          controlToken: server.controlToken,
+          exposed: !isLoopback(config.host),
+          stateFile: config.state,
+        }),
+  );
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
   let stopped: Promise<void> | undefined;
   return {
@@ -131,7 +163,9 @@ function restoreStateFile(sandbox: Sandbox, path: string): void {
     sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
-    throw new StateFileError(`The state file ${path} cannot be loaded: ${error.message.replace(/\n/g, '\n  ')}\nIt was left untouched; move it away, fix it, or pass another --state file.`);
+    throw new StateFileError(
+      `The state file ${path} cannot be loaded: ${error.message.replace(/\n/g, '\n  ')}\nIt was left untouched; move it away, fix it, or pass another --state file.`,
+    );
   }
 }
 
@@ -142,7 +176,9 @@ function saveAtExit(sandbox: Sandbox, path: string, io: CliIo): void {
     saveStateFile(path, snapshot);
   } catch (error) {
     const rescue = saveRescueFile(snapshot);
-    throw new StateFileError(`${error instanceof Error ? error.message : String(error)}${rescue ? ` This session's state was saved to ${rescue} instead.` : ''}`);
+    throw new StateFileError(
+      `${error instanceof Error ? error.message : String(error)}${rescue ? ` This session's state was saved to ${rescue} instead.` : ''}`,
+    );
   }
   io.stderr(`agent-work-sandbox: state saved to ${path}\n`);
 }
@@ -150,8 +186,13 @@ function saveAtExit(sandbox: Sandbox, path: string, io: CliIo): void {
 /** A failed listen as the CLI says it (port in use, no permission, no such address), else the error itself. */
 function startError(error: unknown, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE') return new StartError(`Port ${String(port)} on ${host} is already in use. Choose another with --port or PORT (0 picks a free one).`);
-  if (code === 'EACCES') return new StartError(`No permission to listen on ${host}:${String(port)}. Choose a port above 1023 with --port.`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartError(`Cannot listen on host ${host}: the address is not available here.`);
+  if (code === 'EADDRINUSE')
+    return new StartError(
+      `Port ${String(port)} on ${host} is already in use. Choose another with --port or PORT (0 picks a free one).`,
+    );
+  if (code === 'EACCES')
+    return new StartError(`No permission to listen on ${host}:${String(port)}. Choose a port above 1023 with --port.`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new StartError(`Cannot listen on host ${host}: the address is not available here.`);
   return error;
 }

@@ -3,7 +3,7 @@
  * or one JSON object a line with `--log json`. Keys are masked: the log never holds a whole key.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { maskKeys } from '../core/journal.js';
+import { maskKeys } from '../core/mask.js';
 
 interface LogLine {
   time: string;
@@ -24,7 +24,8 @@ const MAGIC = /^ak_magic_([a-z_]+)$/;
 function logLine(req: IncomingMessage, res: ServerResponse, ms: number, now: Date): LogLine {
   const key = BEARER.exec(req.headers.authorization ?? '')?.[1] ?? null;
   const header = req.headers['x-sandbox-scenario'];
-  const scenario = (Array.isArray(header) ? header.join(',') : header) || (key && MAGIC.exec(key)?.[1]?.replace(/_/g, '-')) || null;
+  const scenario =
+    (Array.isArray(header) ? header.join(',') : header) || (key && MAGIC.exec(key)?.[1]?.replace(/_/g, '-')) || null;
   return {
     time: now.toISOString(),
     method: req.method ?? '',

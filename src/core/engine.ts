@@ -23,5 +23,14 @@ export interface Engine extends TaskEnv {
 
 /** What the core tells the integration audit about each answered request (implemented by src/audit/auditor.ts). */
 interface AuditObserver {
-  observe(id: number, req: PlainRequest, status: number, code: string | null, accountId: string | null, now: number, trace: RawTrace, response: PlainResponse | undefined): void;
+  observe(
+    id: number,
+    req: PlainRequest,
+    status: number,
+    code: string | null,
+    accountId: string | null,
+    now: number,
+    trace: RawTrace,
+    response: PlainResponse | undefined,
+  ): void;
 }

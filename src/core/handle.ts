@@ -1,16 +1,15 @@
 import { PLANS } from '../model/plans.js';
-import type { Scope } from '../model/scopes.js';
-import type { Account, ApiKey, Bucket } from '../model/types.js';
+import type { Account, ApiKey } from '../model/types.js';
 import { limitsOf, syncPeriod } from '../rules/accounts.js';
 import { readBearerKey } from '../rules/auth.js';
 import { NO_EFFECTS, type Effects } from '../rules/effects.js';
 import { ApiError, errorBody } from '../rules/errors.js';
-import { currentWindow, retryAfterSeconds, takeRequest, WINDOW_MS, type RateDecision, type RateState } from '../rules/rate-limit.js';
+import { currentWindow, takeRequest, WINDOW_MS, type RateDecision, type RateState } from '../rules/rate-limit.js';
 import { grants } from '../rules/scopes.js';
 import { settleDue } from '../rules/tasks.js';
-import { findScenario } from '../scenarios/catalog.js';
 import type { Engine } from './engine.js';
-import { maskKey, maskKeys } from './journal.js';
+import { dropEndedWindows, effectOf, MAX_ANONYMOUS_BUCKETS, rateLimited, readOnly, scenarioHeader } from './guards.js';
+import { maskKey, maskKeys } from './mask.js';
 import { matchRoute, type Reply } from './routes.js';
 import { addStep, lastFailed, traceHeader, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
@@ -61,7 +60,19 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       keyError = error;
-      addStep(trace, 'key', 'fail', keyText === undefined ? (error.code === 'missing_api_key' ? 'missing' : 'malformed') : key ? 'revoked' : 'unknown', keyText && maskKey(keyText));
+      addStep(
+        trace,
+        'key',
+        'fail',
+        keyText === undefined
+          ? error.code === 'missing_api_key'
+            ? 'missing'
+            : 'malformed'
+          : key
+            ? 'revoked'
+            : 'unknown',
+        keyText && maskKey(keyText),
+      );
       key = undefined;
     }
     const account = key ? engine.state.accounts.get(key.accountId) : undefined;
@@ -107,7 +118,15 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     rate = effects.rateLimited
       ? { admitted: false, limit: rpm, remaining: 0, resetAt: bucket.windowStart + WINDOW_MS }
       : takeRequest(bucket, rpm);
-    addStep(trace, 'rate', rate.admitted ? 'pass' : 'fail', rate.limit, effects.rateLimited ? rpm : bucket.count, rate.resetAt, false);
+    addStep(
+      trace,
+      'rate',
+      rate.admitted ? 'pass' : 'fail',
+      rate.limit,
+      effects.rateLimited ? rpm : bucket.count,
+      rate.resetAt,
+      false,
+    );
     if (!rate.admitted) throw rateLimited(rate, now);
     account.usage.requests += 1;
     if (headerError) throw headerError;
@@ -121,10 +140,15 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
       if (!req.passUnmatched) throw notFound;
       // A door with handlers of its own answers instead; it records the final answer in the journal.
       const response = finish(engine, req, errorReply(notFound), rate, caller, effects, now, false);
-      response.unmatched = { accountId: account.id, keyId: key.id, scopes: [...key.scopes], record: (status, code) => {
-        addStep(trace, 'answer', status < 400 ? 'pass' : 'fail', status, code);
-        record(engine, req, status, code, caller, now);
-      } };
+      response.unmatched = {
+        accountId: account.id,
+        keyId: key.id,
+        scopes: [...key.scopes],
+        record: (status, code) => {
+          addStep(trace, 'answer', status < 400 ? 'pass' : 'fail', status, code);
+          record(engine, req, status, code, caller, now);
+        },
+      };
       return response;
     }
     account.usage.byEndpoint[match.route.endpoint] += 1;
@@ -135,7 +159,10 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     const granted = grants(scopes, match.route.scope);
     addStep(trace, 'scope', granted ? 'pass' : 'fail', match.route.scope, granted ? undefined : scopes.join(' '));
     if (!granted) {
-      throw new ApiError('insufficient_scope', `This API key lacks the required scope '${match.route.scope}' (or 'admin').`);
+      throw new ApiError(
+        'insufficient_scope',
+        `This API key lacks the required scope '${match.route.scope}' (or 'admin').`,
+      );
     }
 
     // 5–7. The route: body, resource, money and tokens.
@@ -143,16 +170,10 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   } catch (error) {
     reply = errorReply(error);
     // A check that failed without saying so: the body's (invalid_request, request_too_large).
-    if (!lastFailed(trace) && (reply.code === 'invalid_request' || reply.code === 'request_too_large')) addStep(trace, 'body', 'fail', (error as ApiError).message);
+    if (!lastFailed(trace) && (reply.code === 'invalid_request' || reply.code === 'request_too_large'))
+      addStep(trace, 'body', 'fail', (error as ApiError).message);
   }
   return finish(engine, req, reply, rate, caller, effects, now);
-}
-
-/** Past this many anonymous clients, buckets whose window has ended are swept, so the map stays bounded. */
-const MAX_ANONYMOUS_BUCKETS = 10_000;
-
-function dropEndedWindows(buckets: Map<string, Bucket>, now: number): void {
-  for (const [client, b] of buckets) if (now >= b.windowStart + WINDOW_MS) buckets.delete(client);
 }
 
 function errorReply(error: unknown): Reply {
@@ -162,32 +183,17 @@ function errorReply(error: unknown): Reply {
   return { status: e.status, body: errorBody(e.code, maskKeys(e.message)), headers: e.headers, code: e.code };
 }
 
-function rateLimited(rate: RateState, now: number): ApiError {
-  return new ApiError(
-    'rate_limit_exceeded',
-    `Rate limit exceeded: ${rate.limit} requests per minute. Please slow down and retry after ${new Date(rate.resetAt).toISOString()}.`,
-    { 'Retry-After': String(retryAfterSeconds(rate.resetAt, now)) },
-  );
-}
-
-const READ_SCOPES: Scope[] = ['read:agents', 'read:tasks', 'read:usage', 'read:analytics'];
-
-function readOnly(scopes: readonly Scope[]): Scope[] {
-  return scopes.includes('admin') ? READ_SCOPES : scopes.filter((s) => s.startsWith('read:'));
-}
-
-/** `X-Sandbox-Scenario: a, b` → known scenario names; an unknown name is a 400. */
-function scenarioHeader(value: string | undefined): string[] {
-  if (value === undefined || value.trim() === '') return [];
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const name of names) {
-    if (!findScenario(name)) throw new ApiError('invalid_request', `Invalid header 'X-Sandbox-Scenario': unknown scenario '${name}'.`);
-  }
-  return names;
-}
-
 /** The one place every answer passes: content type, the rate-limit headers, the journal. */
-function finish(engine: Engine, req: PlainRequest, reply: Reply, rate: RateState | undefined, caller: Caller, effects: Effects, now: number, journal = true): PlainResponse {
+function finish(
+  engine: Engine,
+  req: PlainRequest,
+  reply: Reply,
+  rate: RateState | undefined,
+  caller: Caller,
+  effects: Effects,
+  now: number,
+  journal = true,
+): PlainResponse {
   const r = rate ?? { limit: engine.anonymousRpm, remaining: engine.anonymousRpm, resetAt: now + WINDOW_MS };
   const headers: Record<string, string> = {
     'Content-Type': JSON_CONTENT_TYPE,
@@ -222,9 +228,29 @@ function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, n
   return response;
 }
 
-function record(engine: Engine, req: PlainRequest, status: number, code: string | null, caller: Caller, now: number, response?: PlainResponse): void {
+function record(
+  engine: Engine,
+  req: PlainRequest,
+  status: number,
+  code: string | null,
+  caller: Caller,
+  now: number,
+  response?: PlainResponse,
+): void {
   const id = engine.requestSeq;
-  engine.journal.record(id, now, engine.basePath, req, response, status, code, caller.key?.id ?? null, caller.account?.id ?? null, caller.scenarios, caller.trace);
+  engine.journal.record(
+    id,
+    now,
+    engine.basePath,
+    req,
+    response,
+    status,
+    code,
+    caller.key?.id ?? null,
+    caller.account?.id ?? null,
+    caller.scenarios,
+    caller.trace,
+  );
   engine.audit?.observe(id, req, status, code, caller.account?.id ?? null, now, caller.trace, response);
 }
 
@@ -233,21 +259,4 @@ export function settle(engine: Engine): void {
   const now = engine.clock.now();
   settleDue(engine, now);
   for (const account of engine.state.accounts.values()) syncPeriod(account, now);
-}
-
-/** The scenario effect that decided the answer, for the trace (null when the scenarios change nothing here). */
-function effectOf(e: Effects): string | null {
-  if (e.networkError) return 'network error';
-  if (e.serverError) return '500 internal_error';
-  if (e.unavailable) return '503 service_unavailable';
-  if (e.revokedKey) return 'key treated as revoked';
-  if (e.rateLimited) return '429 on every request';
-  if (e.outOfCredits) return 'spendable balance 0';
-  if (e.readOnlyKey) return 'read-only key';
-  if (e.plan) return `plan ${e.plan}`;
-  if (e.emptyCatalog) return 'empty catalog';
-  if (e.failTasks) return 'tasks fail';
-  if (e.slowFactor) return `tasks ${e.slowFactor}x slower`;
-  if (e.latencyMs) return `${e.latencyMs} ms latency`;
-  return null;
 }

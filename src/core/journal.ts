@@ -1,3 +1,4 @@
+import { maskedHeaders, maskKeys } from './mask.js';
 import { formatTrace, type RawTrace, type TraceStep } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
@@ -49,70 +50,7 @@ export function requestId(n: number): string {
 
 const cut = (body: string) => (body.length > JOURNAL_BODY_LIMIT ? body.slice(0, JOURNAL_BODY_LIMIT) : body);
 
-/** Header names whose whole value is a credential. */
-const SECRET_HEADERS = new Set(['authorization', 'cookie', 'x-sandbox-control-token']);
-
-function maskedHeaders(headers: PlainRequest['headers'] | Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
-  const entries: Iterable<[string, unknown]> = typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function' ? (headers as Headers).entries() : Object.entries(headers);
-  for (const [name, raw] of entries) {
-    if (raw === undefined) continue;
-    const value = Array.isArray(raw) ? raw.join(', ') : String(raw);
-    const lower = name.toLowerCase();
-    out[lower] = SECRET_HEADERS.has(lower) && !value.includes('ak_') ? (value === '' ? '' : '…') : maskKeys(value);
-  }
-  return out;
-}
-
 export const DEFAULT_JOURNAL_SIZE = 1000;
-
-/**
- * API keys in a text (a path, a query, a header, a body) shown masked: `ak_AbCd…` (a short one as `ak_…`). No log
- * holds a whole key, in any encoding: a text with percent-escapes (`ak%5F…`, `%61k_…`, twice encoded) is decoded
- * first, and when a key shows up decoded the decoded text is what is kept, masked.
- */
-export function maskKeys(text: string): string {
-  if (text.includes('%')) {
-    const decoded = decodeAll(text);
-    if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskOnce);
-  }
-  return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskOnce) : text;
-}
-
-/**
- * A key masked, unless it already is: at most `maskKey`'s 7 characters followed by `…` (masking a masked text leaves
- * it as it is; a longer run before a `…` is still masked, so a whole key cannot slip through that way).
- */
-function maskOnce(key: string, offset: number, text: string): string {
-  return key.length <= 7 && text.charCodeAt(offset + key.length) === 0x2026 ? key : maskKey(key);
-}
-
-const KEY_ANYCASE = /ak_/i;
-const KEY_PATTERN_ANYCASE = /ak_[A-Za-z0-9_-]+/gi;
-const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
-
-/** Percent-escapes decoded, up to three rounds (a key encoded twice or thrice); bytes that are not UTF-8 stay as given. */
-function decodeAll(text: string): string {
-  let out = text;
-  for (let round = 0; round < 3 && out.includes('%'); round++) {
-    const next = out.replace(ESCAPES, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-    if (next === out) break;
-    out = next;
-  }
-  return out;
-}
-
-/** One key, masked: its first four characters after `ak_` when it is long enough to keep most of it hidden. */
-export function maskKey(key: string): string {
-  return key.length >= 15 ? `${key.slice(0, 7)}…` : `${key.slice(0, 3)}…`;
-}
 
 /** A bounded journal of handled requests: a ring buffer, oldest dropped first. */
 export class Journal {
@@ -135,16 +73,51 @@ export class Journal {
     return Math.min(this.seq, this.capacity);
   }
 
-  record(id: number, at: number, basePath: string, request: PlainRequest, response: PlainResponse | undefined, status: number, code: string | null, keyId: string | null, accountId: string | null, scenarios: string[], trace: RawTrace): void {
+  record(
+    id: number,
+    at: number,
+    basePath: string,
+    request: PlainRequest,
+    response: PlainResponse | undefined,
+    status: number,
+    code: string | null,
+    keyId: string | null,
+    accountId: string | null,
+    scenarios: string[],
+    trace: RawTrace,
+  ): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
     this.changes += 1;
     const slot = this.ring[this.next];
     if (slot) {
-      slot.seq = this.seq; slot.id = id; slot.at = at; slot.basePath = basePath; slot.request = request; slot.response = response;
-      slot.status = status; slot.code = code; slot.keyId = keyId; slot.accountId = accountId; slot.scenarios = scenarios; slot.trace = trace;
+      slot.seq = this.seq;
+      slot.id = id;
+      slot.at = at;
+      slot.basePath = basePath;
+      slot.request = request;
+      slot.response = response;
+      slot.status = status;
+      slot.code = code;
+      slot.keyId = keyId;
+      slot.accountId = accountId;
+      slot.scenarios = scenarios;
+      slot.trace = trace;
     } else {
-      this.ring[this.next] = { seq: this.seq, id, at, basePath, request, response, status, code, keyId, accountId, scenarios, trace };
+      this.ring[this.next] = {
+        seq: this.seq,
+        id,
+        at,
+        basePath,
+        request,
+        response,
+        status,
+        code,
+        keyId,
+        accountId,
+        scenarios,
+        trace,
+      };
     }
     this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
   }
@@ -231,13 +204,24 @@ export function matchesFilter(entry: JournalEntry, filter: RequestFilter, basePa
 export type JournalSummary = Omit<JournalEntry, 'trace' | 'request' | 'response'>;
 
 /** What a summaries filter reads of an entry. */
-export type SummaryFields = Pick<JournalEntry, 'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'>;
+export type SummaryFields = Pick<
+  JournalEntry,
+  'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'
+>;
 
 function summaryView(e: RawEntry): JournalSummary {
   const req = e.request;
   return {
-    id: requestId(e.id), seq: e.seq, time: new Date(e.at).toISOString(), method: maskKeys(req.method),
-    path: maskKeys(e.basePath + req.path + (req.query ? `?${req.query}` : '')), status: e.status, code: e.code, keyId: e.keyId, accountId: e.accountId, scenarios: e.scenarios,
+    id: requestId(e.id),
+    seq: e.seq,
+    time: new Date(e.at).toISOString(),
+    method: maskKeys(req.method),
+    path: maskKeys(e.basePath + req.path + (req.query ? `?${req.query}` : '')),
+    status: e.status,
+    code: e.code,
+    keyId: e.keyId,
+    accountId: e.accountId,
+    scenarios: e.scenarios,
   };
 }
 

@@ -14,13 +14,26 @@ type OperationId = keyof typeof ROUTES;
 const OPERATIONS: Record<OperationId, { summary: string; status: number; schema: string; errors: ErrorCode[] }> = {
   listAgents: { summary: 'List all available agents', status: 200, schema: 'AgentList', errors: ['invalid_request'] },
   getAgent: { summary: 'Detailed information of one agent', status: 200, schema: 'Agent', errors: ['not_found'] },
-  createTask: { summary: 'Create a task for an agent', status: 201, schema: 'Task', errors: ['invalid_request', 'insufficient_credits', 'not_found', 'request_too_large'] },
+  createTask: {
+    summary: 'Create a task for an agent',
+    status: 201,
+    schema: 'Task',
+    errors: ['invalid_request', 'insufficient_credits', 'not_found', 'request_too_large'],
+  },
   getTask: { summary: 'Status and results of one task', status: 200, schema: 'Task', errors: ['not_found'] },
   getUsage: { summary: 'API usage statistics', status: 200, schema: 'Usage', errors: [] },
 };
 
 /** Codes any request under the base path can answer with (key, rate, scope, `X-Sandbox-Scenario`, scenarios). */
-const EVERY_REQUEST: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'rate_limit_exceeded', 'invalid_request', 'internal_error', 'service_unavailable'];
+const EVERY_REQUEST: ErrorCode[] = [
+  'missing_api_key',
+  'invalid_api_key',
+  'insufficient_scope',
+  'rate_limit_exceeded',
+  'invalid_request',
+  'internal_error',
+  'service_unavailable',
+];
 
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
@@ -30,12 +43,24 @@ const RATE_HEADERS = {
 
 function schemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
-  const named = { Agent: AgentSchema, AgentList: AgentListSchema, Task: TaskSchema, Usage: UsageSchema, Error: ErrorSchema };
+  const named = {
+    Agent: AgentSchema,
+    AgentList: AgentListSchema,
+    Task: TaskSchema,
+    Usage: UsageSchema,
+    Error: ErrorSchema,
+  };
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
   const out = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }).schemas;
   // The request body is read as input: optional fields stay optional and unknown fields are allowed (they are ignored).
   const body = z.toJSONSchema(TaskBodySchema, { target: 'draft-2020-12', io: 'input' });
-  const all: Record<string, Record<string, unknown>> = { ...out, TaskBody: { ...body, description: 'The body of POST /ext/tasks. Unknown fields are ignored; `model` is a sandbox extension.' } };
+  const all: Record<string, Record<string, unknown>> = {
+    ...out,
+    TaskBody: {
+      ...body,
+      description: 'The body of POST /ext/tasks. Unknown fields are ignored; `model` is a sandbox extension.',
+    },
+  };
   for (const schema of Object.values(all)) {
     delete schema.$schema;
     delete schema.$id;
@@ -48,7 +73,8 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    const retry = status === 429 || status === 503 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {};
+    const retry =
+      status === 429 || status === 503 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {};
     out[String(status)] = {
       // The codes of this status: in the description, and one example each (a client's code generator sees them).
       description: list.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join(' '),
@@ -56,7 +82,9 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/Error' },
-          examples: Object.fromEntries(list.map((c) => [c, { value: { error: { code: c, message: ERRORS[c].message } } }])),
+          examples: Object.fromEntries(
+            list.map((c) => [c, { value: { error: { code: c, message: ERRORS[c].message } } }]),
+          ),
         },
       },
     };
@@ -85,24 +113,57 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
 }
 
 /** The OpenAPI operation of one route. */
-function operationOf(operationId: OperationId, route: (typeof ROUTES)[OperationId], path: string): Record<string, unknown> {
+function operationOf(
+  operationId: OperationId,
+  route: (typeof ROUTES)[OperationId],
+  path: string,
+): Record<string, unknown> {
   const op = OPERATIONS[operationId];
   const parameters: unknown[] = [];
-  if (path.includes(':id')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: operationId === 'getAgent' ? 'Agent identifier.' : 'Task identifier.' });
+  if (path.includes(':id'))
+    parameters.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      description: operationId === 'getAgent' ? 'Agent identifier.' : 'Task identifier.',
+    });
   if (operationId === 'listAgents') {
     parameters.push(
-      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: 'Page size.' },
-      { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page.' },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT },
+        description: 'Page size.',
+      },
+      {
+        name: 'cursor',
+        in: 'query',
+        required: false,
+        schema: { type: 'string' },
+        description: 'The `next_cursor` of the previous page.',
+      },
     );
   }
   if (operationId === 'createTask') {
-    parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Sandbox extension: the same key and body within 24 h return the first task (with `Idempotent-Replayed: true`) and charge once.' });
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description:
+        'Sandbox extension: the same key and body within 24 h return the first task (with `Idempotent-Replayed: true`) and charge once.',
+    });
   }
   parameters.push({ $ref: '#/components/parameters/X-Sandbox-Scenario' });
   const successHeaders: Record<string, unknown> = { ...RATE_HEADERS };
   if (operationId === 'createTask') {
     successHeaders.Location = { description: 'The path of the created task.', schema: { type: 'string' } };
-    successHeaders['Idempotent-Replayed'] = { description: '`true` when the answer is the replay of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } };
+    successHeaders['Idempotent-Replayed'] = {
+      description: '`true` when the answer is the replay of an earlier request with the same Idempotency-Key.',
+      schema: { type: 'string', enum: ['true'] },
+    };
   }
   const operation: Record<string, unknown> = {
     operationId,
@@ -138,7 +199,8 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
       title: 'Agent Work Service API (agent-work-sandbox)',
       version,
       license: { name: 'MIT', identifier: 'MIT' },
-      description: 'The external API of the Agent Work Service as agent-work-sandbox serves it. Every response carries the X-RateLimit-* headers; every error has the shape `{ "error": { "code", "message" } }`.',
+      description:
+        'The external API of the Agent Work Service as agent-work-sandbox serves it. Every response carries the X-RateLimit-* headers; every error has the shape `{ "error": { "code", "message" } }`.',
     },
     servers: [{ url: options.serverUrl ?? options.basePath ?? '/api/v1' }],
     security: [{ bearerAuth: [] }],
@@ -150,17 +212,44 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'ak_<API_KEY_BODY>', description: `An API key, \`Authorization: Bearer ak_…\`. Scopes: ${SCOPES.join(', ')}; \`admin\` grants every endpoint.` },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'ak_<API_KEY_BODY>',
+          description: `An API key, \`Authorization: Bearer ak_…\`. Scopes: ${SCOPES.join(', ')}; \`admin\` grants every endpoint.`,
+        },
       },
       schemas: schemas(),
       headers: {
-        'X-RateLimit-Limit': { required: true, description: 'Request limit of the window (integer).', schema: { type: 'integer', minimum: 0 } },
-        'X-RateLimit-Remaining': { required: true, description: 'Requests remaining in the window (integer).', schema: { type: 'integer', minimum: 0 } },
-        'X-RateLimit-Reset': { required: true, description: 'Time of reset, ISO 8601 UTC timestamp.', schema: { type: 'string', format: 'date-time' } },
-        'Retry-After': { required: false, description: 'Seconds to wait before retrying (RFC 9110).', schema: { type: 'integer', minimum: 1 } },
+        'X-RateLimit-Limit': {
+          required: true,
+          description: 'Request limit of the window (integer).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'X-RateLimit-Remaining': {
+          required: true,
+          description: 'Requests remaining in the window (integer).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'X-RateLimit-Reset': {
+          required: true,
+          description: 'Time of reset, ISO 8601 UTC timestamp.',
+          schema: { type: 'string', format: 'date-time' },
+        },
+        'Retry-After': {
+          required: false,
+          description: 'Seconds to wait before retrying (RFC 9110).',
+          schema: { type: 'integer', minimum: 1 },
+        },
       },
       parameters: {
-        'X-Sandbox-Scenario': { name: 'X-Sandbox-Scenario', in: 'header', required: false, description: 'Sandbox only: scenarios to apply to this request, comma-separated.', schema: { type: 'string', examples: SCENARIO_NAMES.slice(0, 3) } },
+        'X-Sandbox-Scenario': {
+          name: 'X-Sandbox-Scenario',
+          in: 'header',
+          required: false,
+          description: 'Sandbox only: scenarios to apply to this request, comma-separated.',
+          schema: { type: 'string', examples: SCENARIO_NAMES.slice(0, 3) },
+        },
       },
     },
   };

@@ -52,11 +52,27 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
       period_cost_usd: a.usage.costNano / 1e9,
     };
   });
-  const keys = [...state.keysById.values()].map((k) => ({ id: k.id, key: k.key, account_id: k.accountId, scopes: k.scopes, label: k.label, revoked: k.revoked }));
-  const agents = state.agents.map((a) => ({ id: a.id, name: a.name, model: a.model, status: a.status, capabilities: a.capabilities }));
+  const keys = [...state.keysById.values()].map((k) => ({
+    id: k.id,
+    key: k.key,
+    account_id: k.accountId,
+    scopes: k.scopes,
+    label: k.label,
+    revoked: k.revoked,
+  }));
+  const agents = state.agents.map((a) => ({
+    id: a.id,
+    name: a.name,
+    model: a.model,
+    status: a.status,
+    capabilities: a.capabilities,
+  }));
   const wanted = options.tasks ?? 200;
   const allTasks = wanted > 0 ? [...state.tasks.values()] : [];
-  const tasks = allTasks.slice(Math.max(0, allTasks.length - wanted)).reverse().map((t) => ({ ...taskView(t), account_id: t.accountId }));
+  const tasks = allTasks
+    .slice(Math.max(0, allTasks.length - wanted))
+    .reverse()
+    .map((t) => ({ ...taskView(t), account_id: t.accountId }));
   const requests = engine.journal.list(options.requests ?? 100).reverse();
   const listed = options.requestSummaries;
   const summaries = listed === undefined ? undefined : engine.journal.summaries(listed.limit, listed.filter);
@@ -72,7 +88,13 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
     request_count: engine.journal.size,
     requests,
     ...(summaries ? { request_summaries: summaries } : {}),
-    scenarios: engine.scenarios.all().map((s) => ({ id: s.id, name: s.name, options: s.options, account_id: s.scope.accountId ?? null, key_id: s.scope.keyId ?? null })),
+    scenarios: engine.scenarios.all().map((s) => ({
+      id: s.id,
+      name: s.name,
+      options: s.options,
+      account_id: s.scope.accountId ?? null,
+      key_id: s.scope.keyId ?? null,
+    })),
   };
 }
 

@@ -10,7 +10,10 @@ export function parseLimit(raw: string | null): number {
   if (raw === null) return DEFAULT_PAGE_LIMIT;
   const n = INTEGER.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_LIMIT) {
-    throw new ApiError('invalid_request', `Invalid query parameter 'limit': must be an integer from 1 to ${MAX_PAGE_LIMIT}.`);
+    throw new ApiError(
+      'invalid_request',
+      `Invalid query parameter 'limit': must be an integer from 1 to ${MAX_PAGE_LIMIT}.`,
+    );
   }
   return n;
 }
@@ -29,7 +32,10 @@ export function decodeCursor(raw: string, isKnown: (id: string) => boolean): str
     id = undefined;
   }
   if (id === undefined || !isKnown(id) || encodeCursor(id) !== raw) {
-    throw new ApiError('invalid_request', "Invalid query parameter 'cursor': it was not issued by this API. Use the next_cursor of a previous page.");
+    throw new ApiError(
+      'invalid_request',
+      "Invalid query parameter 'cursor': it was not issued by this API. Use the next_cursor of a previous page.",
+    );
   }
   return id;
 }

@@ -45,7 +45,11 @@ export interface Route {
   run(ctx: RouteContext): Reply;
 }
 
-const ok = (value: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body: JSON.stringify(value), headers });
+const ok = (value: unknown, status = 200, headers?: Record<string, string>): Reply => ({
+  status,
+  body: JSON.stringify(value),
+  headers,
+});
 
 const EMPTY_PAGE = JSON.stringify({ data: [], has_more: false, next_cursor: null });
 
@@ -67,7 +71,8 @@ function listAgents({ engine, req, effects }: RouteContext): Reply {
   const cacheKey = rawCursor === null ? String(limit) : `${limit}:${rawCursor}`;
   const cached = cache.pages.get(cacheKey);
   if (cached !== undefined) return { status: 200, body: cached };
-  const start = rawCursor === null ? 0 : state.agentIndex.get(decodeCursor(rawCursor, (id) => state.agentIndex.has(id)))! + 1;
+  const start =
+    rawCursor === null ? 0 : state.agentIndex.get(decodeCursor(rawCursor, (id) => state.agentIndex.has(id)))! + 1;
   const page = state.agents.slice(start, start + limit);
   const hasMore = start + limit < state.agents.length;
   const body = JSON.stringify({
@@ -105,19 +110,28 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
   const storeKey = idemKey === undefined ? undefined : `${account.id}\n${idemKey}`;
   // "Same body" means the same task fields: key order, whitespace and ignored fields do not make a body different.
   // Hashed only when an Idempotency-Key asks for it.
-  const bodyHash = storeKey === undefined ? 0 : hash53(JSON.stringify([body.agent_id, body.description, body.priority ?? null, body.model ?? null]));
+  const bodyHash =
+    storeKey === undefined
+      ? 0
+      : hash53(JSON.stringify([body.agent_id, body.description, body.priority ?? null, body.model ?? null]));
   if (storeKey !== undefined) {
     const seen = state.idempotency.get(storeKey);
     if (seen && now - seen.at < IDEMPOTENCY_TTL_MS) {
       if (seen.bodyHash !== bodyHash) {
         addStep(trace, 'idempotency', 'fail', idemKey);
-        throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': it was already used with a different request body.");
+        throw new ApiError(
+          'invalid_request',
+          "Invalid header 'Idempotency-Key': it was already used with a different request body.",
+        );
       }
       const first = state.tasks.get(seen.taskId);
       addStep(trace, 'idempotency', first ? 'applied' : 'fail', idemKey);
       if (first) return replyTask(engine, first, { 'Idempotent-Replayed': 'true' });
       // The first task was dropped by the retention bound: refuse rather than create (and charge) it a second time.
-      throw new ApiError('invalid_request', "Invalid header 'Idempotency-Key': the task it created is no longer stored (task retention). Use a new key.");
+      throw new ApiError(
+        'invalid_request',
+        "Invalid header 'Idempotency-Key': the task it created is no longer stored (task retention). Use a new key.",
+      );
     }
   }
   const index = effects.emptyCatalog ? undefined : state.agentIndex.get(body.agent_id);
@@ -149,7 +163,8 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
   if (storeKey !== undefined) {
     state.idempotency.delete(storeKey);
     state.idempotency.set(storeKey, { bodyHash, taskId: task.id, at: now });
-    if (state.idempotency.size > IDEMPOTENCY_MAX_ENTRIES) state.idempotency.delete(state.idempotency.keys().next().value!);
+    if (state.idempotency.size > IDEMPOTENCY_MAX_ENTRIES)
+      state.idempotency.delete(state.idempotency.keys().next().value!);
   }
   return replyTask(engine, task);
 }
@@ -206,4 +221,3 @@ function segmentAfter(path: string, prefix: string): string | undefined {
     return undefined;
   }
 }
-

@@ -12,7 +12,16 @@ import { addStep, type RawTrace } from './trace.js';
  * tokens: README.md, "Errors", the order of the checks). After a success the figures before the commit are read back from the task; after a 402 or a
  * 429 nothing was committed, so the estimate is worked out again from the same rules (only on that path).
  */
-export function traceTaskChecks(trace: RawTrace, env: TaskEnv, account: Account, input: NewTask, now: number, effects: TaskEffects, error: unknown, task?: Task): void {
+export function traceTaskChecks(
+  trace: RawTrace,
+  env: TaskEnv,
+  account: Account,
+  input: NewTask,
+  now: number,
+  effects: TaskEffects,
+  error: unknown,
+  task?: Task,
+): void {
   const bucket = currentWindow(env.state.buckets.get(account.id), now);
   const maxTokens = input.agent.tokens.outputMax;
   if (task) {

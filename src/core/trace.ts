@@ -8,7 +8,8 @@ export interface TraceStep {
   figures?: Record<string, number | string | boolean | null>;
 }
 
-export type TraceStepName = 'key' | 'rate' | 'scenario' | 'route' | 'scope' | 'body' | 'resource' | 'idempotency' | 'tpm' | 'balance' | 'answer';
+export type TraceStepName =
+  'key' | 'rate' | 'scenario' | 'route' | 'scope' | 'body' | 'resource' | 'idempotency' | 'tpm' | 'balance' | 'answer';
 export type TraceOutcome = 'pass' | 'fail' | 'skip' | 'applied';
 
 type Raw = string | number | boolean | null | undefined;
@@ -24,12 +25,26 @@ export type RawTrace = Raw[];
 export const STRIDE = 6;
 
 /** Records one step. */
-export function addStep(trace: RawTrace, step: TraceStepName, outcome: TraceOutcome, a?: Raw, b?: Raw, c?: Raw, d?: Raw): void {
+export function addStep(
+  trace: RawTrace,
+  step: TraceStepName,
+  outcome: TraceOutcome,
+  a?: Raw,
+  b?: Raw,
+  c?: Raw,
+  d?: Raw,
+): void {
   trace.push(step, outcome, a, b, c, d);
 }
 
 type Figures = NonNullable<TraceStep['figures']>;
-type Format = (outcome: TraceOutcome, a: any, b: any, c: any, d: any) => { detail: string; figures?: Figures | Record<string, any> };
+type Format = (
+  outcome: TraceOutcome,
+  a: any,
+  b: any,
+  c: any,
+  d: any,
+) => { detail: string; figures?: Figures | Record<string, any> };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const usd = (nano: number) => Number(nanoToUsd(nano).toFixed(9));
@@ -50,30 +65,45 @@ const FORMATS: Record<TraceStepName, Format> = {
       ? { detail: `Key ${a} of account ${b}.`, figures: { key_id: a, account_id: b } }
       : { detail: KEY_FAILURES[a] ?? 'Invalid API key.', figures: { reason: a, key: b ?? null } },
   // scenario: applied [names, effect]
-  scenario: (_o, a, b) => ({ detail: `Scenario ${a} in force${b ? `: ${b}` : ''}.`, figures: { scenarios: a, effect: b ?? null } }),
+  scenario: (_o, a, b) => ({
+    detail: `Scenario ${a} in force${b ? `: ${b}` : ''}.`,
+    figures: { scenarios: a, effect: b ?? null },
+  }),
   // rate: [limit, used, resetAt, anonymous]
   rate: (o, limit, used, resetAt, anonymous) => ({
     detail: `${used} of ${limit} requests per minute used${anonymous ? ' (anonymous bucket, per client)' : ''}; ${o === 'fail' ? 'over the limit' : 'admitted'}, window resets ${iso(resetAt)}.`,
     figures: { limit, used, remaining: Math.max(0, limit - used), reset: iso(resetAt), anonymous: Boolean(anonymous) },
   }),
   // route: pass [endpoint] | fail [method path]
-  route: (o, a) => (o === 'pass' ? { detail: `Route ${a}.`, figures: { endpoint: a } } : { detail: `No route for ${a}.`, figures: { request: a } }),
+  route: (o, a) =>
+    o === 'pass'
+      ? { detail: `Route ${a}.`, figures: { endpoint: a } }
+      : { detail: `No route for ${a}.`, figures: { request: a } },
   // scope: [required, granted]
   scope: (o, required, granted) => ({
-    detail: o === 'pass' ? `The key has '${required}' (or admin).` : `The key lacks '${required}'; it has: ${granted || 'none'}.`,
+    detail:
+      o === 'pass'
+        ? `The key has '${required}' (or admin).`
+        : `The key lacks '${required}'; it has: ${granted || 'none'}.`,
     figures: { required, granted },
   }),
   // body: pass [] | fail [message]
   body: (o, a) => (o === 'pass' ? { detail: 'The body is valid.' } : { detail: String(a) }),
   // resource: [kind, id]
-  resource: (o, kind, id) => ({ detail: o === 'pass' ? `The ${kind} ${id} exists.` : `No ${kind} ${id} (for this account).`, figures: { [`${kind}_id`]: id } }),
+  resource: (o, kind, id) => ({
+    detail: o === 'pass' ? `The ${kind} ${id} exists.` : `No ${kind} ${id} (for this account).`,
+    figures: { [`${kind}_id`]: id },
+  }),
   // idempotency: skip [] | pass/applied/fail [key]
   idempotency: (o, key) => ({
     detail:
-      o === 'skip' ? 'No Idempotency-Key: a retry of this request would create a second task.'
-      : o === 'applied' ? 'Idempotency-Key seen before with the same body: the first task is replayed, nothing is charged again.'
-      : o === 'fail' ? 'Idempotency-Key seen before with another body (or its task is no longer stored).'
-      : 'New Idempotency-Key: stored for 24 hours.',
+      o === 'skip'
+        ? 'No Idempotency-Key: a retry of this request would create a second task.'
+        : o === 'applied'
+          ? 'Idempotency-Key seen before with the same body: the first task is replayed, nothing is charged again.'
+          : o === 'fail'
+            ? 'Idempotency-Key seen before with another body (or its task is no longer stored).'
+            : 'New Idempotency-Key: stored for 24 hours.',
     figures: o === 'skip' ? undefined : { idempotency_key: key },
   }),
   // tpm: [tpm, usedBefore, needed]
@@ -84,10 +114,18 @@ const FORMATS: Record<TraceStepName, Format> = {
   // balance: [balanceNano, heldNano, estimatedNano, spendableNano]
   balance: (o, balance, held, estimated, spendable) => ({
     detail: `Estimated cost $${usd(estimated)} against $${usd(spendable)} spendable (balance $${usd(balance)}, held $${usd(held)})${o === 'fail' ? ': not enough credit' : '; the estimate is held until the task ends'}.`,
-    figures: { balance_usd: usd(balance), held_usd: usd(held), estimated_cost_usd: usd(estimated), spendable_usd: usd(spendable) },
+    figures: {
+      balance_usd: usd(balance),
+      held_usd: usd(held),
+      estimated_cost_usd: usd(estimated),
+      spendable_usd: usd(spendable),
+    },
   }),
   // answer: [status, code]
-  answer: (_o, status, code) => ({ detail: status === 0 ? 'The connection fails (no answer).' : `${status}${code ? ` ${code}` : ''}.`, figures: { status, code: code ?? null } }),
+  answer: (_o, status, code) => ({
+    detail: status === 0 ? 'The connection fails (no answer).' : `${status}${code ? ` ${code}` : ''}.`,
+    figures: { status, code: code ?? null },
+  }),
 };
 
 /**
@@ -100,8 +138,14 @@ export function formatTrace(raw: RawTrace, mask: (text: string) => string = (tex
     const step = raw[i] as TraceStepName;
     const outcome = raw[i + 1] as TraceOutcome;
     const { detail, figures } = FORMATS[step](outcome, raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]);
-    if (figures) for (const name of Object.keys(figures)) if (typeof figures[name] === 'string') figures[name] = mask(figures[name]);
-    out.push(figures ? { step, outcome, detail: mask(detail), figures: figures as Figures } : { step, outcome, detail: mask(detail) });
+    if (figures)
+      for (const name of Object.keys(figures))
+        if (typeof figures[name] === 'string') figures[name] = mask(figures[name]);
+    out.push(
+      figures
+        ? { step, outcome, detail: mask(detail), figures: figures as Figures }
+        : { step, outcome, detail: mask(detail) },
+    );
   }
   return out;
 }

@@ -10,7 +10,6 @@ import { answerUnmatched, IN_PROCESS_CLIENT } from './handlers.js';
 
 export type SandboxFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-
 /** Statuses whose Response may not carry a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -22,7 +21,11 @@ function headerLookup(given: HeadersInit | undefined): Pick<Headers, 'get'> {
   return { get: (name) => byName.get(name) ?? null };
 }
 
-export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUrl?: string, userHandlers: readonly RequestHandler[] = []): SandboxFetch {
+export function createFetch(
+  handle: (req: PlainRequest) => PlainResponse,
+  baseUrl?: string,
+  userHandlers: readonly RequestHandler[] = [],
+): SandboxFetch {
   const base = baseUrl ? baseUrl.replace(/\/+$/, '') : undefined;
   const basePath = base ? new URL(base).pathname.replace(/\/+$/, '') : '/api/v1';
 
@@ -35,17 +38,24 @@ export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUr
 
   return async function sandboxFetch(input, init) {
     // Fast path: a URL and plain init (string body, headers as an object or Headers); anything else goes through Request.
-    const plain = !(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string');
+    const plain =
+      !(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string');
     const request = plain ? undefined : new Request(input, init);
     const signal = request?.signal ?? init?.signal ?? undefined;
     signal?.throwIfAborted();
     const url = new URL(request ? request.url : input instanceof URL ? input.href : (input as string)); // not a Request: plain goes with a string or URL
     const method = (request?.method ?? init?.method ?? 'GET').toUpperCase();
     const headers = request ? request.headers : headerLookup(init?.headers);
-    const body = request ? (method === 'GET' || method === 'HEAD' ? '' : await request.text()) : ((init?.body as string | null | undefined) ?? '');
+    const body = request
+      ? method === 'GET' || method === 'HEAD'
+        ? ''
+        : await request.text()
+      : ((init?.body as string | null | undefined) ?? '');
     const path = below(url);
     if (path === undefined) {
-      throw new TypeError(`sandbox.fetch: ${url.href} is not below the sandbox's base URL (${base ?? `any origin + ${basePath}/`}).`);
+      throw new TypeError(
+        `sandbox.fetch: ${url.href} is not below the sandbox's base URL (${base ?? `any origin + ${basePath}/`}).`,
+      );
     }
     let res: PlainResponse;
     try {
@@ -61,11 +71,17 @@ export function createFetch(handle: (req: PlainRequest) => PlainResponse, baseUr
     } catch {
       res = INTERNAL_ERROR;
     }
-    if (res.unmatched) res = await answerUnmatched(userHandlers, { url: url.href, method, headers: headers instanceof Headers ? headers : new Headers(init?.headers), body }, res);
+    if (res.unmatched)
+      res = await answerUnmatched(
+        userHandlers,
+        { url: url.href, method, headers: headers instanceof Headers ? headers : new Headers(init?.headers), body },
+        res,
+      );
     if (res.delayMs) await new Promise((resolve) => setTimeout(resolve, res.delayMs));
     signal?.throwIfAborted();
     // A failed connection, as fetch reports one.
-    if (res.networkError) throw new TypeError('Failed to fetch', { cause: new Error('sandbox: network-error scenario') });
+    if (res.networkError)
+      throw new TypeError('Failed to fetch', { cause: new Error('sandbox: network-error scenario') });
     const noBody = method === 'HEAD' || res.body === '' || NULL_BODY.has(res.status);
     return new Response(noBody ? null : res.body, { status: res.status, headers: res.headers });
   };

@@ -14,7 +14,11 @@ export const IN_PROCESS_CLIENT = 'in-process';
  * Handlers for `{baseUrl}/*` (default: any origin, path `/api/v1/*`). With `userHandlers`, a request no route of the
  * API matches goes to them after the key and rate checks (see `answerUnmatched`).
  */
-export function createHandlers(handle: (req: PlainRequest) => PlainResponse, baseUrl?: string, userHandlers: readonly RequestHandler[] = []): RequestHandler[] {
+export function createHandlers(
+  handle: (req: PlainRequest) => PlainResponse,
+  baseUrl?: string,
+  userHandlers: readonly RequestHandler[] = [],
+): RequestHandler[] {
   const base = baseUrl ? baseUrl.replace(/\/+$/, '') : undefined;
   const basePath = base ? new URL(base).pathname.replace(/\/+$/, '') : '/api/v1';
   const pattern = base ? `${base}/*` : `*${basePath}/*`;
@@ -39,17 +43,28 @@ export function createHandlers(handle: (req: PlainRequest) => PlainResponse, bas
         // msw would answer a thrown error with its stack: answer in the error shape instead, like the node door.
         res = { ...INTERNAL_ERROR, headers: { ...INTERNAL_ERROR.headers } };
       }
-      if (res.unmatched) res = await answerUnmatched(userHandlers, { url: request.url, method: request.method, headers: request.headers, body }, res);
+      if (res.unmatched)
+        res = await answerUnmatched(
+          userHandlers,
+          { url: request.url, method: request.method, headers: request.headers, body },
+          res,
+        );
       if (res.delayMs) await delay(res.delayMs);
       if (res.networkError) return HttpResponse.error();
-      return new HttpResponse(res.body === '' || request.method === 'HEAD' ? null : res.body, { status: res.status, headers: res.headers });
+      return new HttpResponse(res.body === '' || request.method === 'HEAD' ? null : res.body, {
+        status: res.status,
+        headers: res.headers,
+      });
     }),
   ];
 }
 
 /** Headers the door sets on a request it hands to user handlers (a client's own values are replaced). */
-export const CALLER_HEADERS = { account: 'x-sandbox-account-id', key: 'x-sandbox-key-id', scopes: 'x-sandbox-scopes' } as const;
-
+export const CALLER_HEADERS = {
+  account: 'x-sandbox-account-id',
+  key: 'x-sandbox-key-id',
+  scopes: 'x-sandbox-scopes',
+} as const;
 
 /**
  * Runs a user's msw handlers on a request the API's routes did not match (it already passed the key and rate
@@ -59,27 +74,47 @@ export const CALLER_HEADERS = { account: 'x-sandbox-account-id', key: 'x-sandbox
  */
 export async function answerUnmatched(
   handlers: readonly RequestHandler[],
-  request: { url: string; method: string; headers: Headers | Record<string, string | string[] | undefined>; body: string },
+  request: {
+    url: string;
+    method: string;
+    headers: Headers | Record<string, string | string[] | undefined>;
+    body: string;
+  },
   core: PlainResponse,
   baseUrl?: string,
 ): Promise<PlainResponse> {
   const unmatched = core.unmatched;
   if (!unmatched) return core; // the core matched a route: nothing for user handlers
-  const rateHeaders = Object.fromEntries(Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')));
+  const rateHeaders = Object.fromEntries(
+    Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')),
+  );
   let answer: Response | undefined;
   try {
     const headers = new Headers();
-    for (const [name, value] of request.headers instanceof Headers ? request.headers : Object.entries(request.headers)) {
+    for (const [name, value] of request.headers instanceof Headers
+      ? request.headers
+      : Object.entries(request.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     headers.set(CALLER_HEADERS.account, unmatched.accountId);
     headers.set(CALLER_HEADERS.key, unmatched.keyId);
     headers.set(CALLER_HEADERS.scopes, unmatched.scopes.join(' '));
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : undefined });
+    const forwarded = new Request(request.url, {
+      method: request.method,
+      headers,
+      body: hasBody ? request.body : undefined,
+    });
     answer = await getResponse([...handlers], forwarded, baseUrl ? { baseUrl } : undefined);
   } catch {
-    return settled(unmatched, core, 500, errorBody('internal_error', ERRORS.internal_error.message), { 'Content-Type': JSON_CONTENT_TYPE, ...rateHeaders }, 'internal_error');
+    return settled(
+      unmatched,
+      core,
+      500,
+      errorBody('internal_error', ERRORS.internal_error.message),
+      { 'Content-Type': JSON_CONTENT_TYPE, ...rateHeaders },
+      'internal_error',
+    );
   }
   if (!answer) {
     unmatched.record(core.status, 'not_found');
@@ -108,7 +143,14 @@ export async function answerUnmatched(
   return settled(unmatched, core, answer.status, body, { ...out, ...rateHeaders }, code);
 }
 
-function settled(unmatched: NonNullable<PlainResponse['unmatched']>, core: PlainResponse, status: number, body: string, headers: Record<string, string>, code: string | null): PlainResponse {
+function settled(
+  unmatched: NonNullable<PlainResponse['unmatched']>,
+  core: PlainResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string>,
+  code: string | null,
+): PlainResponse {
   unmatched.record(status, code);
   return { status, headers, body, delayMs: core.delayMs };
 }
@@ -124,6 +166,8 @@ function errorCodeOf(body: string): string | null {
 
 /** The catalogue's code for an HTTP status; otherwise `invalid_request` (4xx) or `internal_error` (5xx). */
 function codeForStatus(status: number): ErrorCode {
-  const known = (Object.keys(ERRORS) as ErrorCode[]).find((c) => ERRORS[c].status === status && c !== 'missing_api_key');
+  const known = (Object.keys(ERRORS) as ErrorCode[]).find(
+    (c) => ERRORS[c].status === status && c !== 'missing_api_key',
+  );
   return known ?? (status < 500 ? 'invalid_request' : 'internal_error');
 }

@@ -3,4 +3,8 @@ import type { PlainResponse } from '../core/types.js';
 import { ERRORS, errorBody } from '../rules/errors.js';
 
 /** The answer to a request the core threw on: a 500 in the error shape, never a stack (every door uses it). */
-export const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': JSON_CONTENT_TYPE }, body: errorBody('internal_error', ERRORS.internal_error.message) };
+export const INTERNAL_ERROR: PlainResponse = {
+  status: 500,
+  headers: { 'Content-Type': JSON_CONTENT_TYPE },
+  body: errorBody('internal_error', ERRORS.internal_error.message),
+};

@@ -20,7 +20,9 @@ const MANUAL_CLOCK_START = Date.parse('2026-01-01T00:00:00.000Z');
 function parseDuration(by: number | string): number {
   const value = typeof by === 'number' ? by : (ms as (s: string) => number | undefined)(by.trim());
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new ClockError(`Cannot advance the clock by ${JSON.stringify(by)}: give milliseconds ≥ 0 or a duration such as "90s", "5m", "1h".`);
+    throw new ClockError(
+      `Cannot advance the clock by ${JSON.stringify(by)}: give milliseconds ≥ 0 or a duration such as "90s", "5m", "1h".`,
+    );
   }
   return Math.floor(value);
 }
@@ -28,7 +30,9 @@ function parseDuration(by: number | string): number {
 function parseInstant(to: Date | string | number): number {
   const value = to instanceof Date ? to.getTime() : typeof to === 'number' ? to : Date.parse(to);
   if (!Number.isFinite(value)) {
-    throw new ClockError(`Cannot set the clock to ${JSON.stringify(to)}: give an ISO 8601 timestamp or epoch milliseconds.`);
+    throw new ClockError(
+      `Cannot set the clock to ${JSON.stringify(to)}: give an ISO 8601 timestamp or epoch milliseconds.`,
+    );
   }
   return value;
 }
@@ -39,7 +43,9 @@ const CLOCK_MAX = Date.parse('9998-12-31T23:59:59.999Z');
 
 function inRange(target: number, asked: unknown): number {
   if (!(target >= CLOCK_MIN && target <= CLOCK_MAX)) {
-    throw new ClockError(`Cannot move the clock to ${JSON.stringify(asked)}: it must stay between 1970-01-01 and 9998-12-31 (UTC).`);
+    throw new ClockError(
+      `Cannot move the clock to ${JSON.stringify(asked)}: it must stay between 1970-01-01 and 9998-12-31 (UTC).`,
+    );
   }
   return target;
 }

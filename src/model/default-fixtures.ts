@@ -10,8 +10,18 @@ import { SCOPES } from './scopes.js';
  * catalogue; `model/` cannot import `scenarios/`).
  */
 export const MAGIC_KEY_SCENARIOS = [
-  'out-of-credits', 'rate-limited', 'revoked-key', 'read-only-key', 'free-plan', 'slow-tasks', 'failing-tasks',
-  'latency', 'server-error', 'unavailable', 'network-error', 'empty-catalog',
+  'out-of-credits',
+  'rate-limited',
+  'revoked-key',
+  'read-only-key',
+  'free-plan',
+  'slow-tasks',
+  'failing-tasks',
+  'latency',
+  'server-error',
+  'unavailable',
+  'network-error',
+  'empty-catalog',
 ] as const;
 
 export const MAGIC_ACCOUNT = 'acc_magic';
@@ -45,10 +55,33 @@ const CATALOG_FROM = '2025-01-01T00:00:00.000Z';
 const CATALOG_TO = '2025-12-31T23:59:59.000Z';
 
 const CAPABILITIES = [
-  'summarization', 'translation', 'code-generation', 'code-review', 'data-extraction', 'classification',
-  'research', 'copywriting', 'question-answering', 'sql', 'sentiment-analysis', 'planning',
+  'summarization',
+  'translation',
+  'code-generation',
+  'code-review',
+  'data-extraction',
+  'classification',
+  'research',
+  'copywriting',
+  'question-answering',
+  'sql',
+  'sentiment-analysis',
+  'planning',
 ] as const;
-const ROLES = ['Summarizer', 'Translator', 'Coder', 'Reviewer', 'Extractor', 'Classifier', 'Researcher', 'Writer', 'Analyst', 'Planner', 'Assistant', 'Scout'];
+const ROLES = [
+  'Summarizer',
+  'Translator',
+  'Coder',
+  'Reviewer',
+  'Extractor',
+  'Classifier',
+  'Researcher',
+  'Writer',
+  'Analyst',
+  'Planner',
+  'Assistant',
+  'Scout',
+];
 
 /**
  * A faker instance of the sandbox's own, so seeding it never moves the stream of a consumer's `faker`.
@@ -60,7 +93,11 @@ export function createFaker(): Faker {
 }
 
 /** The default fixture set, generated from the seed: four accounts (one per plan), ready keys, a catalog of agents. */
-export function generateDefaultFixtures(seed: number, faker: Faker = createFaker(), agentCount = DEFAULT_AGENT_COUNT): FixtureSet {
+export function generateDefaultFixtures(
+  seed: number,
+  faker: Faker = createFaker(),
+  agentCount = DEFAULT_AGENT_COUNT,
+): FixtureSet {
   faker.seed(seed);
   const agents: FixtureAgent[] = [];
   for (let i = 0; i < agentCount; i++) {

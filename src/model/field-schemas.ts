@@ -7,9 +7,15 @@ export const planId = z.enum(PLAN_IDS as [PlanId, ...PlanId[]], { error: `must b
 /** A balance in USD: a finite number ≥ 0 (a negative balance is no state the API can be in). */
 export const balanceUsd = z.number({ error: 'must be a number' }).min(0, { error: 'must be a number ≥ 0' });
 /** Nano-USD as stored: a whole number ≥ 0. */
-export const nanoUsd = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(0, { error: 'must be ≥ 0' });
+export const nanoUsd = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be a whole number' })
+  .min(0, { error: 'must be ≥ 0' });
 export const scopeList = z
   .array(z.enum(SCOPES, { error: `must be one of ${SCOPES.join(', ')}` }), { error: 'must be a list of scopes' })
   .min(1, { error: 'must name at least one scope' });
 /** A per-account rate limit: a positive integer, or null to go back to the plan's. */
-export const limitValue = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).positive({ error: 'must be > 0' });
+export const limitValue = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be a whole number' })
+  .positive({ error: 'must be > 0' });

@@ -17,7 +17,9 @@ const FixtureAccountSchema = z.strictObject({
   plan: z.enum(PLAN_IDS as [string, ...string[]]),
   /** Defaults to the plan's monthly credits. */
   balance_usd: z.number().nonnegative().optional(),
-  limits: z.strictObject({ rpm: z.number().int().positive().optional(), tpm: z.number().int().positive().optional() }).optional(),
+  limits: z
+    .strictObject({ rpm: z.number().int().positive().optional(), tpm: z.number().int().positive().optional() })
+    .optional(),
   scenario: FixtureScenarioSchema.optional(),
 });
 
@@ -84,17 +86,20 @@ export function parseFixtureSet(input: unknown, source = 'fixtures'): FixtureSet
   set.keys.forEach((k, i) => {
     if (keyIds.has(k.id)) problems.push(`  at keys[${i}].id: duplicate key id "${k.id}"`);
     if (keyValues.has(k.key)) problems.push(`  at keys[${i}].key: duplicate key value`);
-    if (!accountIds.has(k.account_id)) problems.push(`  at keys[${i}].account_id: no account "${k.account_id}" in accounts`);
+    if (!accountIds.has(k.account_id))
+      problems.push(`  at keys[${i}].account_id: no account "${k.account_id}" in accounts`);
     keyIds.add(k.id);
     keyValues.add(k.key);
   });
   const agentIds = new Set<string>();
   set.agents.forEach((a, i) => {
     if (agentIds.has(a.id)) problems.push(`  at agents[${i}].id: duplicate agent id "${a.id}"`);
-    if (a.tokens.output_max < a.tokens.output_min) problems.push(`  at agents[${i}].tokens.output_max: must be ≥ output_min`);
+    if (a.tokens.output_max < a.tokens.output_min)
+      problems.push(`  at agents[${i}].tokens.output_max: must be ≥ output_min`);
     agentIds.add(a.id);
   });
-  if (problems.length > 0) throw new FixtureError(`Invalid fixture set ${source}:\n${problems.slice(0, 10).join('\n')}`);
+  if (problems.length > 0)
+    throw new FixtureError(`Invalid fixture set ${source}:\n${problems.slice(0, 10).join('\n')}`);
   return set;
 }
 

@@ -23,7 +23,10 @@ export function isFixtureSetName(value: unknown): value is FixtureSetName {
 export function bundledFixtureSet(name: string, seed: number, faker?: Faker): FixtureSet {
   if (name === 'default') return generateDefaultFixtures(seed, faker);
   const raw = BUNDLED[name];
-  if (raw === undefined) throw new FixtureError(`Unknown fixture set "${name}". Bundled sets: ${FIXTURE_SET_NAMES.join(', ')}; or give a fixture object.`);
+  if (raw === undefined)
+    throw new FixtureError(
+      `Unknown fixture set "${name}". Bundled sets: ${FIXTURE_SET_NAMES.join(', ')}; or give a fixture object.`,
+    );
   let set = parsed.get(name);
   if (!set) {
     set = parseFixtureSet(raw, `fixtures/${name}.json`);

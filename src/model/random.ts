@@ -20,7 +20,10 @@ export function hash53(text: string, seed = 0): number {
  */
 function sfc32(a: number, b: number, c: number, d: number): () => number {
   return () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);

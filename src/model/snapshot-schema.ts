@@ -88,7 +88,9 @@ const attempt = z.looseObject({
 
 /** Webhook endpoints (with a url; callbacks are not data) and the delivery journal, with the counters of their ids. */
 const WebhookSnapshotSchema = z.looseObject({
-  endpoints: z.array(z.looseObject({ id: z.string(), accountId: z.string(), url: z.string(), secret: z.string(), createdAt: time })),
+  endpoints: z.array(
+    z.looseObject({ id: z.string(), accountId: z.string(), url: z.string(), secret: z.string(), createdAt: time }),
+  ),
   deliveries: z.array(
     z.looseObject({
       id: z.string(),
@@ -129,9 +131,18 @@ export const StateSnapshotSchema = z
   .superRefine((snap, ctx) => {
     const accounts = new Set(snap.accounts.map((a) => a.id));
     const endpoints = snap.webhooks?.endpoints ?? [];
-    for (const [list, items] of [['keys', snap.keys], ['tasks', snap.tasks], ['webhooks.endpoints', endpoints]] as const) {
+    for (const [list, items] of [
+      ['keys', snap.keys],
+      ['tasks', snap.tasks],
+      ['webhooks.endpoints', endpoints],
+    ] as const) {
       items.forEach((item, i) => {
-        if (!accounts.has(item.accountId)) ctx.addIssue({ code: 'custom', path: [list, i, 'accountId'], message: `names no account of the state ('${item.accountId}')` });
+        if (!accounts.has(item.accountId))
+          ctx.addIssue({
+            code: 'custom',
+            path: [list, i, 'accountId'],
+            message: `names no account of the state ('${item.accountId}')`,
+          });
       });
     }
   });

@@ -8,7 +8,18 @@ import { StateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
 import type { Scope } from './scopes.js';
-import { ENDPOINTS, TASK_STATUSES, type Account, type Agent, type ApiKey, type Bucket, type Endpoint, type PeriodUsage, type Task, type TaskStatus } from './types.js';
+import {
+  ENDPOINTS,
+  TASK_STATUSES,
+  type Account,
+  type Agent,
+  type ApiKey,
+  type Bucket,
+  type Endpoint,
+  type PeriodUsage,
+  type Task,
+  type TaskStatus,
+} from './types.js';
 import type { ModelId } from './models.js';
 
 interface IdempotencyEntry {
@@ -49,7 +60,11 @@ export function emptyUsage(): PeriodUsage {
   };
 }
 
-export function newAccount(fields: { id: string; name: string; plan: PlanId; balanceNano?: number; limits?: Account['limits'] }, period: { start: number; end: number }, now: number): Account {
+export function newAccount(
+  fields: { id: string; name: string; plan: PlanId; balanceNano?: number; limits?: Account['limits'] },
+  period: { start: number; end: number },
+  now: number,
+): Account {
   return {
     id: fields.id,
     name: fields.name,
@@ -100,13 +115,20 @@ function emptyState(): State {
 export function stateFromFixtures(set: FixtureSet, now: number, period: { start: number; end: number }): State {
   const state = emptyState();
   for (const a of set.accounts) {
-    state.accounts.set(a.id, newAccount({
-      id: a.id,
-      name: a.name,
-      plan: a.plan as PlanId,
-      balanceNano: a.balance_usd === undefined ? undefined : usdToNano(a.balance_usd),
-      limits: a.limits,
-    }, period, now));
+    state.accounts.set(
+      a.id,
+      newAccount(
+        {
+          id: a.id,
+          name: a.name,
+          plan: a.plan as PlanId,
+          balanceNano: a.balance_usd === undefined ? undefined : usdToNano(a.balance_usd),
+          limits: a.limits,
+        },
+        period,
+        now,
+      ),
+    );
   }
   for (const k of set.keys) {
     addKey(state, {
@@ -119,16 +141,19 @@ export function stateFromFixtures(set: FixtureSet, now: number, period: { start:
       createdAt: now,
     });
   }
-  setAgents(state, set.agents.map((a) => ({
-    id: a.id,
-    name: a.name,
-    description: a.description,
-    capabilities: [...a.capabilities],
-    model: a.model as ModelId,
-    status: a.status,
-    createdAt: Date.parse(a.created_at),
-    tokens: { overhead: a.tokens.overhead, outputMin: a.tokens.output_min, outputMax: a.tokens.output_max },
-  })));
+  setAgents(
+    state,
+    set.agents.map((a) => ({
+      id: a.id,
+      name: a.name,
+      description: a.description,
+      capabilities: [...a.capabilities],
+      model: a.model as ModelId,
+      status: a.status,
+      createdAt: Date.parse(a.created_at),
+      tokens: { overhead: a.tokens.overhead, outputMin: a.tokens.output_min, outputMax: a.tokens.output_max },
+    })),
+  );
   return state;
 }
 
@@ -154,20 +179,22 @@ export { SnapshotError };
 
 export function toSnapshot(state: State, seed: number, now: number): StateSnapshot {
   // A JSON round trip makes the snapshot independent of the live state.
-  return JSON.parse(JSON.stringify({
-    format: 'agent-work-sandbox/state',
-    version: 1,
-    seed,
-    now,
-    accounts: [...state.accounts.values()],
-    keys: [...state.keysById.values()],
-    agents: state.agents,
-    tasks: [...state.tasks.values()],
-    buckets: [...state.buckets],
-    anonymous: [...state.anonymous],
-    idempotency: [...state.idempotency],
-    counters: state.counters,
-  })) as StateSnapshot;
+  return JSON.parse(
+    JSON.stringify({
+      format: 'agent-work-sandbox/state',
+      version: 1,
+      seed,
+      now,
+      accounts: [...state.accounts.values()],
+      keys: [...state.keysById.values()],
+      agents: state.agents,
+      tasks: [...state.tasks.values()],
+      buckets: [...state.buckets],
+      anonymous: [...state.anonymous],
+      idempotency: [...state.idempotency],
+      counters: state.counters,
+    }),
+  ) as StateSnapshot;
 }
 
 /** Rebuilds a state from a snapshot; throws SnapshotError on a value that is not one. */
@@ -176,7 +203,10 @@ export function fromSnapshot(input: unknown): State {
   if (!snap || typeof snap !== 'object' || snap.format !== 'agent-work-sandbox/state') {
     throw new SnapshotError('Not a sandbox state snapshot: "format" must be "agent-work-sandbox/state".');
   }
-  if (snap.version !== 1) throw new SnapshotError(`Unsupported state snapshot version ${JSON.stringify(snap.version)}: this sandbox reads version 1.`);
+  if (snap.version !== 1)
+    throw new SnapshotError(
+      `Unsupported state snapshot version ${JSON.stringify(snap.version)}: this sandbox reads version 1.`,
+    );
   const lists = ['accounts', 'keys', 'agents', 'tasks', 'buckets', 'anonymous', 'idempotency'] as const;
   for (const field of lists) {
     if (!Array.isArray(snap[field])) throw new SnapshotError(`Invalid state snapshot: "${field}" must be an array.`);
@@ -188,7 +218,8 @@ export function fromSnapshot(input: unknown): State {
   }
   // zod's output is already a copy of every field the sandbox reads; only forced task results, kept as given, are shared.
   const copy = checked.data as unknown as StateSnapshot;
-  for (const t of copy.tasks) if (t.result !== null && typeof t.result === 'object') t.result = structuredClone(t.result);
+  for (const t of copy.tasks)
+    if (t.result !== null && typeof t.result === 'object') t.result = structuredClone(t.result);
   const state = emptyState();
   for (const a of copy.accounts) state.accounts.set(a.id, a);
   for (const k of copy.keys) addKey(state, k);
@@ -196,7 +227,9 @@ export function fromSnapshot(input: unknown): State {
   for (const t of copy.tasks) {
     const old = t as Task & { priceNano?: { input: number; output: number } };
     // Snapshots written before the flat task record carry the prices instead of the planned cost.
-    if (old.plannedCostNano === undefined) t.plannedCostNano = old.inputTokens * (old.priceNano?.input ?? 0) + old.plannedOutputTokens * (old.priceNano?.output ?? 0);
+    if (old.plannedCostNano === undefined)
+      t.plannedCostNano =
+        old.inputTokens * (old.priceNano?.input ?? 0) + old.plannedOutputTokens * (old.priceNano?.output ?? 0);
     delete old.priceNano;
     state.tasks.set(t.id, t);
     if (t.status === 'queued') state.due.push(t.startAt, t, t.seq, 'start');

@@ -9,7 +9,13 @@ export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed';
 export const TASK_STATUSES: readonly TaskStatus[] = ['queued', 'running', 'completed', 'failed'];
 
 /** The five endpoints, named as the usage figures name them. */
-export const ENDPOINTS = ['GET /ext/agents', 'GET /ext/agents/:id', 'POST /ext/tasks', 'GET /ext/tasks/:id', 'GET /ext/usage'] as const;
+export const ENDPOINTS = [
+  'GET /ext/agents',
+  'GET /ext/agents/:id',
+  'POST /ext/tasks',
+  'GET /ext/tasks/:id',
+  'GET /ext/usage',
+] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
 /** The figures of one billing period. */

@@ -6,7 +6,12 @@ export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 /** The codes the API document itself lists. */
 export const API_DOC_ERROR_CODES: readonly ErrorCode[] = [
-  'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'rate_limit_exceeded', 'insufficient_credits', 'not_found',
+  'missing_api_key',
+  'invalid_api_key',
+  'insufficient_scope',
+  'rate_limit_exceeded',
+  'insufficient_credits',
+  'not_found',
 ];
 
 /** The exact error body of the API document: `{ "error": { "code", "message" } }`. */

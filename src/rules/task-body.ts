@@ -17,7 +17,9 @@ export const TaskBodySchema = z.object({
     .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
     .min(1, { error: 'must not be empty' })
     .max(MAX_DESCRIPTION_CHARS, { error: `must be at most ${MAX_DESCRIPTION_CHARS} characters` }),
-  priority: z.enum(PRIORITIES as [string, ...string[]], { error: `must be one of ${PRIORITIES.join(', ')}` }).optional(),
+  priority: z
+    .enum(PRIORITIES as [string, ...string[]], { error: `must be one of ${PRIORITIES.join(', ')}` })
+    .optional(),
   model: z.enum(MODEL_IDS as [string, ...string[]], { error: `must be one of ${MODEL_IDS.join(', ')}` }).optional(),
 });
 

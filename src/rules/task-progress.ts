@@ -20,7 +20,13 @@ const PRIORITY_SPEED: Readonly<Record<Priority, number>> = { low: 1, normal: 0.7
  * When a task created at `createdAt` starts and ends: queued for `queuedMs`, then running a seeded time within the
  * range (shorter for higher priority), all scaled by `slowFactor` (the `slow-tasks` scenario).
  */
-export function planProgress(rand: () => number, createdAt: number, priority: Priority, timings: TaskTimings, slowFactor = 1) {
+export function planProgress(
+  rand: () => number,
+  createdAt: number,
+  priority: Priority,
+  timings: TaskTimings,
+  slowFactor = 1,
+) {
   const drawn = intBetween(rand, timings.runningMinMs, timings.runningMaxMs);
   const running = timings.runningMinMs + (drawn - timings.runningMinMs) * PRIORITY_SPEED[priority];
   const startAt = createdAt + Math.round(timings.queuedMs * slowFactor);

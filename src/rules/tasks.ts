@@ -166,7 +166,13 @@ function start(env: TaskEnv, task: Task, at: number, account = env.state.account
 }
 
 /** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
-export function finish(env: TaskEnv, task: Task, at: number, outcome: 'completed' | 'failed', detail?: { result?: unknown; error?: TaskError }): void {
+export function finish(
+  env: TaskEnv,
+  task: Task,
+  at: number,
+  outcome: 'completed' | 'failed',
+  detail?: { result?: unknown; error?: TaskError },
+): void {
   if (task.status === 'completed' || task.status === 'failed') return;
   const account = env.state.accounts.get(task.accountId);
   if (account) syncPeriod(account, at);

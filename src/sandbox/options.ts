@@ -28,16 +28,20 @@ export interface CoreSettings {
 
 export function coreSettings(options: SandboxOptions): CoreSettings {
   const seed = options.seed ?? DEFAULT_SEED;
-  if (!Number.isSafeInteger(seed)) throw new SandboxError(`seed must be an integer, got ${JSON.stringify(options.seed)}.`);
+  if (!Number.isSafeInteger(seed))
+    throw new SandboxError(`seed must be an integer, got ${JSON.stringify(options.seed)}.`);
   const faker = createFaker();
-  const fixtures = options.fixtures === undefined
-    ? generateDefaultFixtures(seed, faker)
-    : typeof options.fixtures === 'string'
-      ? bundledFixtureSet(options.fixtures, seed, faker)
-      : parseFixtureSet(options.fixtures, 'given to createSandbox');
+  const fixtures =
+    options.fixtures === undefined
+      ? generateDefaultFixtures(seed, faker)
+      : typeof options.fixtures === 'string'
+        ? bundledFixtureSet(options.fixtures, seed, faker)
+        : parseFixtureSet(options.fixtures, 'given to createSandbox');
   const taskRetention = options.taskRetention ?? DEFAULT_TASK_RETENTION;
   if (!(taskRetention === Infinity || (Number.isSafeInteger(taskRetention) && taskRetention >= 0))) {
-    throw new SandboxError(`taskRetention must be an integer ≥ 0 or Infinity, got ${JSON.stringify(options.taskRetention)}.`);
+    throw new SandboxError(
+      `taskRetention must be an integer ≥ 0 or Infinity, got ${JSON.stringify(options.taskRetention)}.`,
+    );
   }
   return {
     seed,
@@ -56,7 +60,10 @@ function fixtureScenarios(fixtures: FixtureSet): { name: string; scope: Scenario
   const found: { name: string; scope: ScenarioScope }[] = [];
   const collect = (value: string | string[] | undefined, where: string, scope: ScenarioScope) => {
     for (const name of value === undefined ? [] : typeof value === 'string' ? [value] : value) {
-      if (!findScenario(name)) throw new FixtureError(`Invalid fixture set:\n  at ${where}.scenario: unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`);
+      if (!findScenario(name))
+        throw new FixtureError(
+          `Invalid fixture set:\n  at ${where}.scenario: unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`,
+        );
       found.push({ name, scope });
     }
   };

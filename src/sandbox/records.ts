@@ -1,7 +1,7 @@
 /** The library's keys, accounts and tasks APIs (`sandbox.keys`, `sandbox.accounts`, `sandbox.tasks`). */
 import type { Engine } from '../core/engine.js';
 import { settle } from '../core/handle.js';
-import { maskKeys } from '../core/journal.js';
+import { maskKeys } from '../core/mask.js';
 import { accountView, taskView } from '../core/views.js';
 import { SandboxError } from '../errors.js';
 import { usdToNano } from '../model/money.js';
@@ -18,7 +18,12 @@ import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 
 const DEFAULT_ACCOUNT = 'acc_demo';
 
-const keyView = (k: { id: string; key: string; accountId: string; scopes: Scope[] }): CreatedKey => ({ id: k.id, key: k.key, accountId: k.accountId, scopes: [...k.scopes] });
+const keyView = (k: { id: string; key: string; accountId: string; scopes: Scope[] }): CreatedKey => ({
+  id: k.id,
+  key: k.key,
+  accountId: k.accountId,
+  scopes: [...k.scopes],
+});
 
 function accountOf(engine: Engine, id: string): Account {
   const a = engine.state.accounts.get(id);
@@ -31,7 +36,8 @@ function openTask(engine: Engine, id: string): Task {
   settle(engine);
   const t = engine.state.tasks.get(id);
   if (!t) throw new SandboxError(`No task '${id}'.`, 'not_found');
-  if (t.status === 'completed' || t.status === 'failed') throw new SandboxError(`Task '${id}' has already ended (${t.status}).`);
+  if (t.status === 'completed' || t.status === 'failed')
+    throw new SandboxError(`Task '${id}' has already ended (${t.status}).`);
   return t;
 }
 
@@ -40,17 +46,29 @@ export function keysApi(engine: Engine, seed: number): SandboxCore['keys'] {
   return {
     create(input) {
       const state = engine.state;
-      const accountId = input.accountId ?? (state.accounts.has(DEFAULT_ACCOUNT) ? DEFAULT_ACCOUNT : state.accounts.keys().next().value);
-      if (accountId === undefined) throw new SandboxError('The sandbox has no account to create the key in.', 'not_found');
+      const accountId =
+        input.accountId ?? (state.accounts.has(DEFAULT_ACCOUNT) ? DEFAULT_ACCOUNT : state.accounts.keys().next().value);
+      if (accountId === undefined)
+        throw new SandboxError('The sandbox has no account to create the key in.', 'not_found');
       const owner = accountOf(engine, accountId);
       parseInput(keyCreateInput, input, 'the key');
       const plan = PLANS[owner.plan];
       const live = [...state.keysById.values()].filter((k) => k.accountId === owner.id && !k.revoked).length;
       if (plan.maxKeys !== null && live >= plan.maxKeys) {
-        throw new SandboxError(`The ${plan.name} plan allows ${String(plan.maxKeys)} API key${plan.maxKeys === 1 ? '' : 's'} per account; account '${owner.id}' has ${String(live)}. Revoke one or change the plan.`);
+        throw new SandboxError(
+          `The ${plan.name} plan allows ${String(plan.maxKeys)} API key${plan.maxKeys === 1 ? '' : 's'} per account; account '${owner.id}' has ${String(live)}. Revoke one or change the plan.`,
+        );
       }
       const n = ++state.counters.key;
-      const created = { id: seededId('key', seed, `minted-key-id:${String(n)}`), key: seededKey(seed, `minted-key:${String(n)}`), accountId: owner.id, scopes: [...new Set(input.scopes)], revoked: false, label: input.label ?? input.scopes.join(' '), createdAt: engine.clock.now() };
+      const created = {
+        id: seededId('key', seed, `minted-key-id:${String(n)}`),
+        key: seededKey(seed, `minted-key:${String(n)}`),
+        accountId: owner.id,
+        scopes: [...new Set(input.scopes)],
+        revoked: false,
+        label: input.label ?? input.scopes.join(' '),
+        createdAt: engine.clock.now(),
+      };
       addKey(state, created);
       return keyView(created);
     },
@@ -63,12 +81,22 @@ export function keysApi(engine: Engine, seed: number): SandboxCore['keys'] {
       const active = engine.scenarios.all();
       return [...engine.state.keysById.values()]
         .filter((k) => accountId === undefined || k.accountId === accountId)
-        .map((k) => ({ ...keyView(k), revoked: k.revoked, label: k.label, scenarios: active.filter((s) => s.scope.keyId === k.id).map((s) => s.name) }));
+        .map((k) => ({
+          ...keyView(k),
+          revoked: k.revoked,
+          label: k.label,
+          scenarios: active.filter((s) => s.scope.keyId === k.id).map((s) => s.name),
+        }));
     },
   };
 }
 
-export function accountsApi(engine: Engine, seed: number, hooks: WebhookDispatcher, keys: SandboxCore['keys']): SandboxCore['accounts'] {
+export function accountsApi(
+  engine: Engine,
+  seed: number,
+  hooks: WebhookDispatcher,
+  keys: SandboxCore['keys'],
+): SandboxCore['accounts'] {
   return {
     list: () => {
       settle(engine);
@@ -89,7 +117,8 @@ export function accountsApi(engine: Engine, seed: number, hooks: WebhookDispatch
       const limits = patch.limits ?? {};
       for (const name of ['rpm', 'tpm'] as const) {
         const value = limits[name];
-        if (value === null && name === 'rpm') delete a.limits.rpm; // null: back to the plan's limit
+        if (value === null && name === 'rpm')
+          delete a.limits.rpm; // null: back to the plan's limit
         else if (value === null) delete a.limits.tpm;
         else if (value !== undefined) a.limits[name] = value;
       }
@@ -103,8 +132,14 @@ export function accountsApi(engine: Engine, seed: number, hooks: WebhookDispatch
       const id = seededId('acc', seed, `account:${String(n)}`);
       const now = engine.clock.now();
       const balanceNano = input.balanceUsd === undefined ? undefined : usdToNano(input.balanceUsd);
-      engine.state.accounts.set(id, newAccount({ id, name: input.name ?? `Account ${String(n)}`, plan, balanceNano }, periodBounds(now), now));
-      return { account: accountView(accountOf(engine, id)), key: keys.create({ accountId: id, scopes: ['admin'], label: 'admin' }) };
+      engine.state.accounts.set(
+        id,
+        newAccount({ id, name: input.name ?? `Account ${String(n)}`, plan, balanceNano }, periodBounds(now), now),
+      );
+      return {
+        account: accountView(accountOf(engine, id)),
+        key: keys.create({ accountId: id, scopes: ['admin'], label: 'admin' }),
+      };
     },
   };
 }
@@ -118,7 +153,9 @@ export function tasksApi(engine: Engine): SandboxCore['tasks'] {
     },
     list: (accountId) => {
       settle(engine);
-      return [...engine.state.tasks.values()].filter((t) => accountId === undefined || t.accountId === accountId).map(taskView);
+      return [...engine.state.tasks.values()]
+        .filter((t) => accountId === undefined || t.accountId === accountId)
+        .map(taskView);
     },
     complete(id, result) {
       const t = openTask(engine, id);
@@ -128,7 +165,17 @@ export function tasksApi(engine: Engine): SandboxCore['tasks'] {
     fail(id, error) {
       const t = openTask(engine, id);
       const given: unknown = error; // JavaScript callers may pass anything
-      if (given !== undefined && !(typeof given === 'object' && given !== null && 'code' in given && typeof given.code === 'string' && 'message' in given && typeof given.message === 'string')) {
+      if (
+        given !== undefined &&
+        !(
+          typeof given === 'object' &&
+          given !== null &&
+          'code' in given &&
+          typeof given.code === 'string' &&
+          'message' in given &&
+          typeof given.message === 'string'
+        )
+      ) {
         throw new SandboxError('error must be { code: string, message: string }.');
       }
       finish(engine, t, engine.clock.now(), 'failed', { error });

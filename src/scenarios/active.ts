@@ -33,15 +33,23 @@ const OPTION_RANGES: Record<keyof ScenarioOptions, [number, number]> = {
 
 /** Validates a scenario's options (`jitter_ms` is accepted for `jitterMs`, as JSON spells it); returns a clean copy. */
 /** `options` may be missing or null from a JavaScript caller. */
-function checkOptions(name: string, options: (ScenarioOptions & { jitter_ms?: number }) | null | undefined): ScenarioOptions {
+function checkOptions(
+  name: string,
+  options: (ScenarioOptions & { jitter_ms?: number }) | null | undefined,
+): ScenarioOptions {
   const out: ScenarioOptions = {};
   for (const [raw, value] of Object.entries(options ?? {})) {
     if (value === undefined) continue;
     const key = (raw === 'jitter_ms' ? 'jitterMs' : raw) as keyof ScenarioOptions;
     const range = Object.hasOwn(OPTION_RANGES, key) ? OPTION_RANGES[key] : undefined;
-    if (!range) throw new ScenarioError(`Unknown option '${raw}' for scenario "${name}". Options: ms and jitterMs (latency), factor (slow-tasks).`);
+    if (!range)
+      throw new ScenarioError(
+        `Unknown option '${raw}' for scenario "${name}". Options: ms and jitterMs (latency), factor (slow-tasks).`,
+      );
     if (typeof value !== 'number' || !Number.isFinite(value) || value < range[0] || value > range[1]) {
-      throw new ScenarioError(`Option '${raw}' of scenario "${name}" must be a number from ${range[0]} to ${range[1]}; got ${JSON.stringify(value)}.`);
+      throw new ScenarioError(
+        `Option '${raw}' of scenario "${name}" must be a number from ${range[0]} to ${range[1]}; got ${JSON.stringify(value)}.`,
+      );
     }
     out[key] = value;
   }
@@ -70,7 +78,9 @@ export class ActiveScenarios {
   }
 
   clear(scope?: ScenarioScope): void {
-    this.list = scope ? this.list.filter((s) => s.scope.accountId !== scope.accountId || s.scope.keyId !== scope.keyId) : [];
+    this.list = scope
+      ? this.list.filter((s) => s.scope.accountId !== scope.accountId || s.scope.keyId !== scope.keyId)
+      : [];
   }
 
   all(): readonly ActiveScenario[] {
@@ -81,7 +91,13 @@ export class ActiveScenarios {
    * Combines the scenarios that apply to a request: sandbox-wide ones, the account's, the key's, and those named in
    * the request's `X-Sandbox-Scenario` header (already validated). Later ones win on the same flag.
    */
-  resolve(accountId: string | undefined, keyId: string | undefined, fromHeader: readonly string[], seed: number, requestSeq: number): Resolved {
+  resolve(
+    accountId: string | undefined,
+    keyId: string | undefined,
+    fromHeader: readonly string[],
+    seed: number,
+    requestSeq: number,
+  ): Resolved {
     if (this.list.length === 0 && fromHeader.length === 0) return NONE;
     let effects: Effects = {};
     const names: string[] = [];

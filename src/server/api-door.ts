@@ -5,13 +5,23 @@ import { MAX_BODY_BYTES } from '../rules/task-body.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { RequestHandler } from 'msw';
 
-const INTERNAL_ERROR: PlainResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"internal_error","message":"Internal server error."}}' };
+const INTERNAL_ERROR: PlainResponse = {
+  status: 500,
+  headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  body: '{"error":{"code":"internal_error","message":"Internal server error."}}',
+};
 
 /**
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
  * 1 MiB limit and the plain response written out.
  */
-export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () => boolean = () => false, handlers: readonly RequestHandler[] = [], leadingHeaders: readonly string[] = []) {
+export function createApiDoor(
+  sandbox: Sandbox,
+  basePath: string,
+  isClosing: () => boolean = () => false,
+  handlers: readonly RequestHandler[] = [],
+  leadingHeaders: readonly string[] = [],
+) {
   // msw is loaded only for a server with handlers of the user's own (it would add to every cold start).
   const userDoor = handlers.length > 0 ? import('../http/handlers.js') : undefined;
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
@@ -39,7 +49,14 @@ export function createApiDoor(sandbox: Sandbox, basePath: string, isClosing: () 
         const origin = `http://${req.headers.host ?? 'localhost'}`;
         const core = out;
         userDoor!
-          .then(({ answerUnmatched }) => answerUnmatched(handlers, { url: new URL(url, origin).href, method: req.method ?? 'GET', headers: req.headers, body }, core, origin))
+          .then(({ answerUnmatched }) =>
+            answerUnmatched(
+              handlers,
+              { url: new URL(url, origin).href, method: req.method ?? 'GET', headers: req.headers, body },
+              core,
+              origin,
+            ),
+          )
           .then(send, () => send(INTERNAL_ERROR));
       } else {
         send(out);
@@ -76,7 +93,13 @@ function headerValue(value: string | string[] | undefined): string | undefined {
  * Writes an answer with one `writeHead` of a flat header list (`leading` first, e.g. the CORS headers, then the
  * core's, then `Content-Length`): node then skips its per-header bookkeeping (`setHeader` keeps a map per response).
  */
-function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, closing: boolean, leading: readonly string[]): void {
+function write(
+  req: IncomingMessage,
+  res: ServerResponse,
+  out: PlainResponse,
+  closing: boolean,
+  leading: readonly string[],
+): void {
   if (res.destroyed) return;
   if (out.networkError) {
     const socket = req.socket as typeof req.socket & { resetAndDestroy?: () => void };
@@ -86,7 +109,8 @@ function write(req: IncomingMessage, res: ServerResponse, out: PlainResponse, cl
   }
   const raw = leading.slice();
   // The length is the body's (an answer of a user's handler may carry its own header for it).
-  for (const name in out.headers) if (name.length !== 14 || name.toLowerCase() !== 'content-length') raw.push(name, out.headers[name]!);
+  for (const name in out.headers)
+    if (name.length !== 14 || name.toLowerCase() !== 'content-length') raw.push(name, out.headers[name]!);
   if (closing) raw.push('Connection', 'close');
   raw.push('Content-Length', String(Buffer.byteLength(out.body)));
   res.writeHead(out.status, raw);

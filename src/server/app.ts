@@ -16,13 +16,30 @@ export interface SlowPaths {
   apiCors: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
-export function createSlowPaths(sandbox: Sandbox, basePath: string, controlToken: string | undefined, loopback: boolean): SlowPaths {
+export function createSlowPaths(
+  sandbox: Sandbox,
+  basePath: string,
+  controlToken: string | undefined,
+  loopback: boolean,
+): SlowPaths {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use('/__sandbox', rejectWebhookLoop, rejectCrossOrigin, ...(loopback ? [rejectForeignHost] : []), createControlRouter(sandbox, controlToken));
+  app.use(
+    '/__sandbox',
+    rejectWebhookLoop,
+    rejectCrossOrigin,
+    ...(loopback ? [rejectForeignHost] : []),
+    createControlRouter(sandbox, controlToken),
+  );
   app.get('/', (_req, res) => {
-    res.json({ name: 'agent-work-sandbox', base_url: basePath, control_api: '/__sandbox', inspector: '/__sandbox/', openapi: '/__sandbox/openapi.json' });
+    res.json({
+      name: 'agent-work-sandbox',
+      base_url: basePath,
+      control_api: '/__sandbox',
+      inspector: '/__sandbox/',
+      openapi: '/__sandbox/openapi.json',
+    });
   });
   app.use((req, res) => {
     sendErrorBody(res, 404, 'not_found', `No route for ${req.method} ${req.path}. The API lives under ${basePath}.`);
@@ -60,5 +77,10 @@ function rejectCrossOrigin(req: express.Request, res: express.Response, next: ex
 function rejectForeignHost(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const hostname = hostOfHeader(req.get('host'));
   if (isLoopback(hostname)) return next();
-  sendErrorBody(res, 403, 'insufficient_scope', 'The control API answers requests addressed to localhost or 127.0.0.1 only.');
+  sendErrorBody(
+    res,
+    403,
+    'insufficient_scope',
+    'The control API answers requests addressed to localhost or 127.0.0.1 only.',
+  );
 }

@@ -29,9 +29,16 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
   if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return next();
   const type = req.headers['content-type'] ?? '';
   if (!JSON_TYPE.test(type)) {
-    return refuse(req, res, 'unsupported_media_type', 415, `The control API reads JSON bodies only: send Content-Type: application/json${type ? ` (got '${type.slice(0, 100)}')` : ''}.`);
+    return refuse(
+      req,
+      res,
+      'unsupported_media_type',
+      415,
+      `The control API reads JSON bodies only: send Content-Type: application/json${type ? ` (got '${type.slice(0, 100)}')` : ''}.`,
+    );
   }
-  if (length !== undefined && Number(length) > CONTROL_BODY_LIMIT_BYTES) return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
+  if (length !== undefined && Number(length) > CONTROL_BODY_LIMIT_BYTES)
+    return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
   const chunks: Buffer[] = [];
   let size = 0;
   let depth = 0;
@@ -54,7 +61,13 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
       else if (c === 0x7b || c === 0x5b) {
         if (++depth > CONTROL_BODY_MAX_DEPTH) {
           done = true;
-          return refuse(req, res, 'invalid_request', 400, `Invalid request body: nested deeper than ${CONTROL_BODY_MAX_DEPTH} levels.`);
+          return refuse(
+            req,
+            res,
+            'invalid_request',
+            400,
+            `Invalid request body: nested deeper than ${CONTROL_BODY_MAX_DEPTH} levels.`,
+          );
         }
       } else if (c === 0x7d || c === 0x5d) depth -= 1;
     }

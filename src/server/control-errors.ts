@@ -22,9 +22,15 @@ export function controlErrorHandler(error: unknown, _req: Request, res: Response
   }
   if (error instanceof ApiError) return sendError(res, error.code, error.message);
   // Every other error of the package (one tree, src/errors.ts): a catalogued code as it is, else a bad request its message explains.
-  if (error instanceof SandboxError) return sendError(res, Object.hasOwn(ERRORS, error.code) ? (error.code as ErrorCode) : 'invalid_request', error.message.replace(/^\[agent-work-sandbox\] /, ''));
+  if (error instanceof SandboxError)
+    return sendError(
+      res,
+      Object.hasOwn(ERRORS, error.code) ? (error.code as ErrorCode) : 'invalid_request',
+      error.message.replace(/^\[agent-work-sandbox\] /, ''),
+    );
   // express's own errors (a body it could not read) carry a 4xx `status`.
   const status = (error as { status?: unknown } | null | undefined)?.status;
-  if (typeof status === 'number' && status >= 400 && status < 500) return sendError(res, 'invalid_request', 'The request could not be read.');
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return sendError(res, 'invalid_request', 'The request could not be read.');
   sendError(res, 'internal_error');
 }

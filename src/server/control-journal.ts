@@ -11,7 +11,11 @@ export function createJournalRouter(sandbox: Sandbox): express.Router {
   });
   router.get('/requests/:id', (req, res) => {
     const entry = sandbox.findRequests().find((e) => e.id === req.params.id);
-    if (!entry) throw new SandboxError(`No request '${req.params.id}' in the journal (it keeps the last ones only).`, 'not_found');
+    if (!entry)
+      throw new SandboxError(
+        `No request '${req.params.id}' in the journal (it keeps the last ones only).`,
+        'not_found',
+      );
     res.json(entry);
   });
   router.get('/audit', (req, res) => {
@@ -35,10 +39,12 @@ function requestFilter(query: Request['query']): RequestFilter {
     return value;
   };
   for (const name of Object.keys(query)) {
-    if (!FILTER_PARAMS.includes(name) && name !== 'token') throw new SandboxError(`Unknown query parameter '${name}'. Filters: ${FILTER_PARAMS.join(', ')}.`);
+    if (!FILTER_PARAMS.includes(name) && name !== 'token')
+      throw new SandboxError(`Unknown query parameter '${name}'. Filters: ${FILTER_PARAMS.join(', ')}.`);
   }
   const status = one('status');
-  if (status !== undefined && !/^[0-9]{1,3}$/.test(status)) throw new SandboxError(`status must be an HTTP status code; got '${status}'.`);
+  if (status !== undefined && !/^[0-9]{1,3}$/.test(status))
+    throw new SandboxError(`status must be an HTTP status code; got '${status}'.`);
   const code = one('code');
   return {
     method: one('method'),
@@ -54,9 +60,11 @@ function requestFilter(query: Request['query']): RequestFilter {
 /** `GET /__sandbox/audit?account_id=` → the audit's filter. */
 function auditFilter(query: Request['query']): { accountId?: string } {
   for (const name of Object.keys(query)) {
-    if (name !== 'account_id' && name !== 'token') throw new SandboxError(`Unknown query parameter '${name}'. Filters: account_id.`);
+    if (name !== 'account_id' && name !== 'token')
+      throw new SandboxError(`Unknown query parameter '${name}'. Filters: account_id.`);
   }
   const accountId = query.account_id;
-  if (accountId !== undefined && typeof accountId !== 'string') throw new SandboxError(`Give the query parameter 'account_id' once, as a plain value.`);
+  if (accountId !== undefined && typeof accountId !== 'string')
+    throw new SandboxError(`Give the query parameter 'account_id' once, as a plain value.`);
   return accountId === undefined ? {} : { accountId };
 }

@@ -20,7 +20,9 @@ export function createWebhooksRouter(sandbox: Sandbox): express.Router {
   const router = express.Router();
   router.post('/accounts/:id/webhooks', (req, res) => {
     const b = body(controlBodies.webhookAdd, req);
-    res.status(201).json(toEndpointJson(sandbox.webhooks.add({ accountId: req.params.id, url: b.url, secret: b.secret })));
+    res
+      .status(201)
+      .json(toEndpointJson(sandbox.webhooks.add({ accountId: req.params.id, url: b.url, secret: b.secret })));
   });
   router.get('/accounts/:id/webhooks', (req, res) => {
     if (!sandbox.accounts.get(req.params.id)) throw new SandboxError(`No account '${req.params.id}'.`, 'not_found');
@@ -31,7 +33,8 @@ export function createWebhooksRouter(sandbox: Sandbox): express.Router {
   });
   router.get('/webhooks/deliveries', (req, res) => {
     const status = query(req.query.status);
-    if (status !== undefined && !['pending', 'succeeded', 'failed'].includes(status)) throw new SandboxError('status must be pending, succeeded or failed.');
+    if (status !== undefined && !['pending', 'succeeded', 'failed'].includes(status))
+      throw new SandboxError('status must be pending, succeeded or failed.');
     res.json({
       data: sandbox.webhooks.deliveries({
         accountId: query(req.query.account_id),
@@ -46,7 +49,11 @@ export function createWebhooksRouter(sandbox: Sandbox): express.Router {
   });
   router.post('/webhooks/test', async (req, res) => {
     const b = body(controlBodies.webhookTest, req);
-    const sent = await sandbox.webhooks.test({ endpointId: b.endpoint_id, accountId: b.account_id, type: b.type as WebhookEventType | undefined });
+    const sent = await sandbox.webhooks.test({
+      endpointId: b.endpoint_id,
+      accountId: b.account_id,
+      type: b.type as WebhookEventType | undefined,
+    });
     res.json({ data: sent });
   });
   router.post('/webhooks/flush', async (_req, res) => {

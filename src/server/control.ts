@@ -49,7 +49,9 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     // A malformed or unknown filter is a 400 (never "clear everything"). `?scope=sandbox` removes only the
     // sandbox-wide ones (the inspector's Clear keeps magic keys and account scopes).
     const q = parseInput(scenarioClearQuery, { ...req.query }, 'the query');
-    sandbox.clearScenarios(q.account_id || q.key_id ? { accountId: q.account_id, keyId: q.key_id } : q.scope === 'sandbox' ? {} : undefined);
+    sandbox.clearScenarios(
+      q.account_id || q.key_id ? { accountId: q.account_id, keyId: q.key_id } : q.scope === 'sandbox' ? {} : undefined,
+    );
     res.status(204).end();
   });
   router.use(createJournalRouter(sandbox));
@@ -92,6 +94,10 @@ function requireControlToken(controlToken: string | undefined): RequestHandler {
     const a = Buffer.from(given);
     const b = Buffer.from(controlToken);
     if (a.length === b.length && timingSafeEqual(a, b)) return next();
-    sendError(res, 'invalid_api_key', 'The control API needs the control token: send it in the X-Sandbox-Token header.');
+    sendError(
+      res,
+      'invalid_api_key',
+      'The control API needs the control token: send it in the X-Sandbox-Token header.',
+    );
   };
 }

@@ -3,6 +3,13 @@ export const API_CORS_OPTIONS = {
   origin: '*',
   methods: ['GET', 'POST'],
   allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Sandbox-Scenario'],
-  exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Idempotent-Replayed'],
+  exposedHeaders: [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'Retry-After',
+    'Location',
+    'Idempotent-Replayed',
+  ],
   maxAge: 600,
 };

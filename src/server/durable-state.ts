@@ -29,7 +29,12 @@ export interface StateSaver {
 }
 
 /** Saves `snapshot()` to `path` as `sync` says. A save that fails is reported through `onError` and retried later. */
-export function createStateSaver(path: string, snapshot: () => StateSnapshot, sync: StateSync, onError: (error: Error) => void): StateSaver {
+export function createStateSaver(
+  path: string,
+  snapshot: () => StateSnapshot,
+  sync: StateSync,
+  onError: (error: Error) => void,
+): StateSaver {
   let dirty = false;
   let saves = 0;
   let pending: Promise<void> | undefined;
@@ -37,10 +42,13 @@ export function createStateSaver(path: string, snapshot: () => StateSnapshot, sy
     if (pending) return; // the next tick of the interval picks up what changed meanwhile
     dirty = false;
     pending = saveStateFileAsync(path, snapshot())
-      .then(() => void (saves += 1), (error: unknown) => {
-        dirty = true;
-        onError(error instanceof Error ? error : new Error(String(error)));
-      })
+      .then(
+        () => void (saves += 1),
+        (error: unknown) => {
+          dirty = true;
+          onError(error instanceof Error ? error : new Error(String(error)));
+        },
+      )
       .finally(() => (pending = undefined));
   };
   const save = () => {
@@ -55,7 +63,10 @@ export function createStateSaver(path: string, snapshot: () => StateSnapshot, sy
   };
   const interval = sync === 'exit' ? undefined : sync === 'always' ? DEFAULT_STATE_SYNC_MS : sync;
   // In `always` mode every save is synchronous, so that an older snapshot written behind can never land after a newer one.
-  const timer = interval === undefined ? undefined : setInterval(() => dirty && (sync === 'always' ? save() : saveBehind()), interval);
+  const timer =
+    interval === undefined
+      ? undefined
+      : setInterval(() => dirty && (sync === 'always' ? save() : saveBehind()), interval);
   timer?.unref();
   return {
     beforeAnswer(req) {
@@ -74,7 +85,11 @@ export function createStateSaver(path: string, snapshot: () => StateSnapshot, sy
 }
 
 /** Calls `hook` just before the head of `res` is written (whichever way it is: writeHead, or an implicit one by end). */
-export function onAnswer(req: IncomingMessage, res: ServerResponse, hook: (req: IncomingMessage, res: ServerResponse) => void): void {
+export function onAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hook: (req: IncomingMessage, res: ServerResponse) => void,
+): void {
   const writeHead = res.writeHead; // eslint-disable-line @typescript-eslint/unbound-method -- put back and applied with its own `this` below
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     res.writeHead = writeHead;

@@ -49,7 +49,12 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   let closing = false;
   const inFlight = new Map<Socket, number>();
   // The two CORS headers of an API answer go into the door's single writeHead.
-  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers, ['Access-Control-Allow-Origin', API_CORS_ORIGIN, 'Access-Control-Expose-Headers', API_CORS_EXPOSED]);
+  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers, [
+    'Access-Control-Allow-Origin',
+    API_CORS_ORIGIN,
+    'Access-Control-Expose-Headers',
+    API_CORS_EXPOSED,
+  ]);
 
   const { viaSlow, preload } = slowPathLoader(sandbox, basePath, controlToken, isLoopback(host));
 
@@ -69,7 +74,12 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
     if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
       // A CORS preflight (an Origin and Access-Control-Request-Method) is answered by `cors`; any other OPTIONS is an
       // API request like the rest, with the rate-limit headers.
-      if (req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined) return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
+      if (
+        req.method === 'OPTIONS' &&
+        req.headers.origin !== undefined &&
+        req.headers['access-control-request-method'] !== undefined
+      )
+        return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
       apiDoor(req, res);
     } else {
       viaSlow(req, res, (s) => s.app(req, res));
@@ -133,7 +143,11 @@ function slowPathLoader(sandbox: Sandbox, basePath: string, controlToken: string
  * Slow clients (slowloris) are cut off instead of holding sockets forever; node checks the deadlines every
  * `connectionsCheckingInterval` ms, so that follows the shortest timeout.
  */
-function serverTimeouts(options: ServerOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+function serverTimeouts(options: ServerOptions): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4)));
@@ -143,12 +157,16 @@ function serverTimeouts(options: ServerOptions): { headersTimeout: number; reque
 /** Requests that never reach the core (unparsable, too slow, CONNECT, Upgrade) get an error-shaped answer, then close. */
 function answerUnhandled(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') rawAnswer(socket, '408 Request Timeout', 'The request did not arrive in time: the connection is closed.');
-    else if (err.code === 'HPE_HEADER_OVERFLOW') rawAnswer(socket, '400 Bad Request', 'The request headers are too large.');
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      rawAnswer(socket, '408 Request Timeout', 'The request did not arrive in time: the connection is closed.');
+    else if (err.code === 'HPE_HEADER_OVERFLOW')
+      rawAnswer(socket, '400 Bad Request', 'The request headers are too large.');
     else rawAnswer(socket, '400 Bad Request', 'Malformed HTTP request.');
   });
   server.on('connect', (_req, socket: Duplex) => rawAnswer(socket, '400 Bad Request', 'CONNECT is not supported.'));
-  server.on('upgrade', (_req, socket: Duplex) => rawAnswer(socket, '400 Bad Request', 'Protocol upgrades are not supported.'));
+  server.on('upgrade', (_req, socket: Duplex) =>
+    rawAnswer(socket, '400 Bad Request', 'Protocol upgrades are not supported.'),
+  );
 }
 
 /** In-flight requests finish; idle keep-alive sockets close now, busy ones after their answer (or the grace). */
@@ -170,7 +188,9 @@ function closeGracefully(server: Server, inFlight: ReadonlyMap<Socket, number>):
 function rawAnswer(socket: Duplex, status: string, message: string): void {
   if (!socket.writable) return void socket.destroy();
   const body = errorBody('invalid_request', message);
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
   // Read and drop what the client still sends (so the socket can finish closing), and never wait on it for long.
   socket.on('error', () => socket.destroy());
   socket.resume();

@@ -1,5 +1,15 @@
 import { StateFileError } from '../errors.js';
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  unlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { open, rename, unlink } from 'node:fs/promises';
@@ -19,7 +29,9 @@ export function loadStateFile(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new StateFileError(`The state file ${path} is not valid JSON. It was left untouched; move it away or pass another --state file.`);
+    throw new StateFileError(
+      `The state file ${path} is not valid JSON. It was left untouched; move it away or pass another --state file.`,
+    );
   }
 }
 
@@ -46,7 +58,9 @@ export function saveStateFile(path: string, snapshot: StateSnapshot): void {
     } catch {
       // nothing to clean up
     }
-    throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`);
+    throw new StateFileError(
+      `Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`,
+    );
   }
 }
 
@@ -71,7 +85,9 @@ export async function saveStateFileAsync(path: string, snapshot: StateSnapshot):
     syncDirectory(dirname(path));
   } catch (error) {
     await unlink(tmp).catch(() => undefined);
-    throw new StateFileError(`Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`);
+    throw new StateFileError(
+      `Cannot write the state file ${path}: ${(error as Error).message}. The previous file, if any, is intact.`,
+    );
   }
 }
 

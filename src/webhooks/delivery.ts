@@ -53,7 +53,9 @@ export async function attempt(d: Delivery, endpoint: Endpoint, at: number, ctx: 
 
 /** The signed request: `webhook-timestamp` is real time, so receivers' tolerance checks pass under a manual clock. */
 async function signedRequest(endpoint: Endpoint, d: Delivery): Promise<WebhookRequest> {
-  const key = d.badSignature ? (endpoint.wrongKey ??= importKey(wrongKeyBytes(endpoint.bytes))) : (endpoint.key ??= importKey(endpoint.bytes));
+  const key = d.badSignature
+    ? (endpoint.wrongKey ??= importKey(wrongKeyBytes(endpoint.bytes)))
+    : (endpoint.key ??= importKey(endpoint.bytes));
   const timestamp = Math.floor(Date.now() / 1000);
   const signature = await sign(await key, d.event.id, timestamp, d.body);
   return {

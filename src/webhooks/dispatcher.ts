@@ -13,12 +13,26 @@ import type { WebhookSnapshot } from '../model/snapshot-schema.js';
 import type { Effects } from '../rules/effects.js';
 import type { TaskEvent } from '../rules/tasks.js';
 import { initialEndpoints, newEndpoint, testTargets } from './endpoints.js';
-import { creditsLowEvent, isWebhookEventType, sampleEvent, taskEvent, type WebhookEvent, type WebhookEventType } from './events.js';
+import {
+  creditsLowEvent,
+  isWebhookEventType,
+  sampleEvent,
+  taskEvent,
+  type WebhookEvent,
+  type WebhookEventType,
+} from './events.js';
 import { deliveryView, DeliveryJournal, endpointView, type Delivery, type Endpoint } from './journal.js';
 import { DeliveryLoop } from './loop.js';
 import { webhookSettings, type WebhookSettings } from './settings.js';
 import { secretBytes } from './signature.js';
-import type { AddWebhookInput, DeliveryFilter, SandboxWebhooks, WebhookDelivery, WebhookEndpoint, WebhookOptions } from './types.js';
+import type {
+  AddWebhookInput,
+  DeliveryFilter,
+  SandboxWebhooks,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookOptions,
+} from './types.js';
 
 export class WebhookDispatcher implements SandboxWebhooks {
   private readonly config: WebhookSettings;
@@ -84,7 +98,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const effects = this.effectsFor(accountId);
     for (const endpoint of targets) {
       const d = this.enqueue(endpoint, event, body, effects, null, at);
-      if (effects.webhookDelayMs) this.loop.schedule(d, at + effects.webhookDelayMs + this.jitter(d, effects.webhookDelayJitterMs ?? 0));
+      if (effects.webhookDelayMs)
+        this.loop.schedule(d, at + effects.webhookDelayMs + this.jitter(d, effects.webhookDelayJitterMs ?? 0));
     }
     this.loop.kick();
   }
@@ -101,7 +116,14 @@ export class WebhookDispatcher implements SandboxWebhooks {
     return max > 0 ? hash53(`webhook-delay:${d.id}`, this.engine.seed) % (max + 1) : 0;
   }
 
-  private enqueue(endpoint: Endpoint, event: WebhookEvent, body: string, effects: Effects, replayOf: string | null, at: number): Delivery {
+  private enqueue(
+    endpoint: Endpoint,
+    event: WebhookEvent,
+    body: string,
+    effects: Effects,
+    replayOf: string | null,
+    at: number,
+  ): Delivery {
     const d: Delivery = {
       id: seededId('dlv', this.engine.seed, `webhook-delivery:${String(++this.counters.delivery)}`),
       event,
@@ -133,7 +155,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
   }
 
   list(accountId?: string): WebhookEndpoint[] {
-    return [...this.endpoints.values()].filter((e) => accountId === undefined || e.accountId === accountId).map(endpointView);
+    return [...this.endpoints.values()]
+      .filter((e) => accountId === undefined || e.accountId === accountId)
+      .map(endpointView);
   }
 
   remove(id: string): void {
@@ -150,21 +174,41 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const original = this.journal.get(deliveryId);
     if (!original) throw new SandboxError(`No webhook delivery '${deliveryId}'.`, 'not_found');
     const endpoint = this.endpoints.get(original.endpointId);
-    if (!endpoint) throw new SandboxError(`The endpoint '${original.endpointId}' of delivery '${deliveryId}' was removed.`);
-    const d = this.enqueue(endpoint, original.event, original.body, this.effectsFor(endpoint.accountId), original.id, this.engine.clock.now());
+    if (!endpoint)
+      throw new SandboxError(`The endpoint '${original.endpointId}' of delivery '${deliveryId}' was removed.`);
+    const d = this.enqueue(
+      endpoint,
+      original.event,
+      original.body,
+      this.effectsFor(endpoint.accountId),
+      original.id,
+      this.engine.clock.now(),
+    );
     await this.flush();
     return deliveryView(d);
   }
 
-  async test(options: { endpointId?: string; accountId?: string; type?: WebhookEventType } = {}): Promise<WebhookDelivery[]> {
+  async test(
+    options: { endpointId?: string; accountId?: string; type?: WebhookEventType } = {},
+  ): Promise<WebhookDelivery[]> {
     const type = options.type ?? 'task.completed';
-    if (!isWebhookEventType(type)) throw new SandboxError(`type must be one of task.created, task.started, task.completed, task.failed, credits.low; got ${JSON.stringify(options.type)}.`);
+    if (!isWebhookEventType(type))
+      throw new SandboxError(
+        `type must be one of task.created, task.started, task.completed, task.failed, credits.low; got ${JSON.stringify(options.type)}.`,
+      );
     const targets = testTargets([...this.endpoints.values()], options);
     const now = this.engine.clock.now();
     const sent = targets.flatMap((endpoint) => {
       const account = this.engine.state.accounts.get(endpoint.accountId);
       if (!account) return [];
-      const event = sampleEvent(this.nextEventId(), type, account, this.engine.state.agents[0]?.id ?? 'agt_sample', this.config.lowBalanceNano, now);
+      const event = sampleEvent(
+        this.nextEventId(),
+        type,
+        account,
+        this.engine.state.agents[0]?.id ?? 'agt_sample',
+        this.config.lowBalanceNano,
+        now,
+      );
       return [this.enqueue(endpoint, event, JSON.stringify(event), this.effectsFor(endpoint.accountId), null, now)];
     });
     await this.flush();
@@ -181,7 +225,11 @@ export class WebhookDispatcher implements SandboxWebhooks {
 
   /** The endpoints with a url and the delivery journal, as data (a callback cannot be saved: its endpoint is left out). */
   save(): WebhookSnapshot {
-    const endpoints = [...this.endpoints.values()].flatMap((e) => (e.url === null ? [] : [{ id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, createdAt: e.createdAt }]));
+    const endpoints = [...this.endpoints.values()].flatMap((e) =>
+      e.url === null
+        ? []
+        : [{ id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, createdAt: e.createdAt }],
+    );
     return {
       endpoints,
       deliveries: this.journal.save(new Set(endpoints.map((e) => e.id))),
@@ -195,11 +243,23 @@ export class WebhookDispatcher implements SandboxWebhooks {
     this.loop.stop();
     for (const [id, e] of this.endpoints) if (e.url !== null) this.endpoints.delete(id);
     for (const e of saved.endpoints) {
-      this.endpoints.set(e.id, { id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, bytes: secretBytes(e.secret), createdAt: e.createdAt });
+      this.endpoints.set(e.id, {
+        id: e.id,
+        accountId: e.accountId,
+        url: e.url,
+        secret: e.secret,
+        bytes: secretBytes(e.secret),
+        createdAt: e.createdAt,
+      });
     }
-    for (const d of this.journal.load(saved.deliveries, this.engine.clock.now())) this.loop.schedule(d, d.dueAt ?? this.engine.clock.now());
+    for (const d of this.journal.load(saved.deliveries, this.engine.clock.now()))
+      this.loop.schedule(d, d.dueAt ?? this.engine.clock.now());
     this.low = new Set(saved.low);
-    this.counters = { endpoint: saved.counters.endpoint, event: saved.counters.event, delivery: saved.counters.delivery };
+    this.counters = {
+      endpoint: saved.counters.endpoint,
+      event: saved.counters.event,
+      delivery: saved.counters.delivery,
+    };
     this.loop.arm();
   }
 

@@ -17,12 +17,16 @@ export function newEndpoint(engine: Engine, owner: object, input: AddWebhookInpu
   if (!account) throw new SandboxError(`No account '${String(accountId)}'.`, 'not_found');
   const plan = PLANS[account.plan];
   if (!plan.webhooks) {
-    throw new SandboxError(`Webhooks are a feature of the Pro and Enterprise plans; account '${account.id}' is on the ${plan.name} plan.`);
+    throw new SandboxError(
+      `Webhooks are a feature of the Pro and Enterprise plans; account '${account.id}' is on the ${plan.name} plan.`,
+    );
   }
   const given: unknown = input.url; // null from a JavaScript caller means none
   const hasUrl = given !== undefined && given !== null;
-  if (hasUrl === (input.callback !== undefined)) throw new SandboxError('Give a webhook endpoint either a url or a callback (one of them).');
-  if (input.callback !== undefined && typeof input.callback !== 'function') throw new SandboxError('callback must be a function.');
+  if (hasUrl === (input.callback !== undefined))
+    throw new SandboxError('Give a webhook endpoint either a url or a callback (one of them).');
+  if (input.callback !== undefined && typeof input.callback !== 'function')
+    throw new SandboxError('callback must be a function.');
   const url = hasUrl ? parseInput(webhookUrl, input.url, 'url') : null;
   const refused = url === null ? undefined : refusedUrl(owner, url);
   if (refused) throw new SandboxError(`url: ${refused}`);
@@ -58,6 +62,8 @@ export function initialEndpoints(engine: Engine, specs: NonNullable<WebhookOptio
   return specs.flatMap((spec, i) => {
     if (spec.accountId !== undefined) return [{ ...spec, accountId: spec.accountId }];
     const secret = spec.secret ?? seededSecret(engine.seed, `initial:${String(i)}`);
-    return [...engine.state.accounts.values()].filter((a) => PLANS[a.plan].webhooks).map((a) => ({ ...spec, accountId: a.id, secret }));
+    return [...engine.state.accounts.values()]
+      .filter((a) => PLANS[a.plan].webhooks)
+      .map((a) => ({ ...spec, accountId: a.id, secret }));
   });
 }

@@ -91,11 +91,22 @@ export class DeliveryJournal {
 
   /** The deliveries of the given endpoints, as data. */
   save(endpointIds: ReadonlySet<string>): SavedDelivery[] {
-    return [...this.byId.values()].filter((d) => endpointIds.has(d.endpointId)).map((d) => ({
-      id: d.id, endpointId: d.endpointId, accountId: d.accountId, url: d.url, body: d.body, status: d.status,
-      attempts: d.attempts.map((a) => ({ ...a })), dueAt: d.dueAt, replayOf: d.replayOf, createdAt: d.createdAt,
-      badSignature: d.badSignature, duplicates: d.duplicates,
-    }));
+    return [...this.byId.values()]
+      .filter((d) => endpointIds.has(d.endpointId))
+      .map((d) => ({
+        id: d.id,
+        endpointId: d.endpointId,
+        accountId: d.accountId,
+        url: d.url,
+        body: d.body,
+        status: d.status,
+        attempts: d.attempts.map((a) => ({ ...a })),
+        dueAt: d.dueAt,
+        replayOf: d.replayOf,
+        createdAt: d.createdAt,
+        badSignature: d.badSignature,
+        duplicates: d.duplicates,
+      }));
   }
 
   /** Replaces the journal with saved deliveries; returns the pending ones (an attempt in flight when saved is due `now`). */
@@ -103,7 +114,11 @@ export class DeliveryJournal {
     this.byId.clear();
     const pending: Delivery[] = [];
     for (const s of saved) {
-      const d: Delivery = { ...s, event: JSON.parse(s.body) as WebhookEvent, attempts: s.attempts.map((a) => ({ ...a })) };
+      const d: Delivery = {
+        ...s,
+        event: JSON.parse(s.body) as WebhookEvent,
+        attempts: s.attempts.map((a) => ({ ...a })),
+      };
       if (d.status === 'pending') {
         d.dueAt ??= now;
         pending.push(d);

@@ -32,7 +32,8 @@ function statusOf(answer: unknown): number {
   if (answer === undefined || answer === null || answer === true) return 200;
   if (answer === false) return 500;
   if (typeof answer === 'number') return answer;
-  if (typeof answer === 'object' && typeof (answer as { status?: unknown }).status === 'number') return (answer as { status: number }).status;
+  if (typeof answer === 'object' && typeof (answer as { status?: unknown }).status === 'number')
+    return (answer as { status: number }).status;
   return 200;
 }
 
@@ -44,7 +45,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export async function send(target: { url: string | null; callback?: WebhookCallback }, request: WebhookRequest, timeoutMs: number): Promise<SendOutcome> {
+export async function send(
+  target: { url: string | null; callback?: WebhookCallback },
+  request: WebhookRequest,
+  timeoutMs: number,
+): Promise<SendOutcome> {
   const started = now();
   const latency = () => Math.round((now() - started) * 1000) / 1000;
   try {
@@ -65,7 +70,10 @@ export async function send(target: { url: string | null; callback?: WebhookCallb
   } catch (error) {
     const e = error instanceof Error ? error : undefined;
     const cause = (e?.cause as { message?: string } | undefined)?.message;
-    const message = e instanceof WebhookTimeoutError || e?.name === 'TimeoutError' ? `No answer within ${String(timeoutMs)} ms.` : `${e ? e.message : String(error)}${cause ? ` (${cause})` : ''}`;
+    const message =
+      e instanceof WebhookTimeoutError || e?.name === 'TimeoutError'
+        ? `No answer within ${String(timeoutMs)} ms.`
+        : `${e ? e.message : String(error)}${cause ? ` (${cause})` : ''}`;
     return { status: null, latencyMs: latency(), error: message, response: null };
   }
 }

@@ -24,7 +24,10 @@ export function webhookSettings(options: WebhookOptions): WebhookSettings {
   const maxAttempts = options.maxAttempts === undefined ? DEFAULT_DELIVERY.maxAttempts : options.maxAttempts;
   const retryBaseMs = options.retryBaseMs === undefined ? DEFAULT_DELIVERY.retryBaseMs : options.retryBaseMs;
   const timeoutMs = options.timeoutMs === undefined ? DEFAULT_DELIVERY.timeoutMs : options.timeoutMs;
-  check(Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 50, `maxAttempts must be an integer from 1 to 50.`);
+  check(
+    Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 50,
+    `maxAttempts must be an integer from 1 to 50.`,
+  );
   check(Number.isFinite(retryBaseMs) && retryBaseMs >= 0, `retryBaseMs must be a number of milliseconds ≥ 0.`);
   check(Number.isFinite(timeoutMs) && timeoutMs > 0, `timeoutMs must be a number of milliseconds > 0.`);
   const low = options.lowBalanceUsd ?? DEFAULT_LOW_BALANCE_USD;

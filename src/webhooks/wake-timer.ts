@@ -19,11 +19,14 @@ export class WakeTimer {
     if (this.timer !== undefined && this.at <= wake) return;
     this.clear();
     this.at = wake;
-    const timer = setTimeout(() => {
-      this.timer = undefined;
-      this.at = Infinity;
-      this.fire();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, wake - now + 1)));
+    const timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.at = Infinity;
+        this.fire();
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, wake - now + 1)),
+    );
     unref(timer);
     this.timer = timer;
   }

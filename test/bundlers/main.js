@@ -6,7 +6,15 @@ import * as browserEntry from 'agent-work-sandbox/browser';
 async function main() {
   const sandbox = createSandbox({ clock: 'manual', scenarios: ['free-plan'] });
   const key = sandbox.keys.list('acc_demo').find((k) => k.label === 'admin').key;
-  const request = (path) => sandbox.handle({ method: 'GET', path, query: '', header: (n) => (n === 'authorization' ? `Bearer ${key}` : undefined), body: '', clientId: 'page' });
+  const request = (path) =>
+    sandbox.handle({
+      method: 'GET',
+      path,
+      query: '',
+      header: (n) => (n === 'authorization' ? `Bearer ${key}` : undefined),
+      body: '',
+      clientId: 'page',
+    });
   const agents = request('/ext/agents');
   const usage = request('/ext/usage');
   sandbox.clock.advance('1h');
@@ -27,5 +35,5 @@ async function main() {
 }
 
 main().catch((error) => {
-  window.__result = { error: String(error && error.stack || error) };
+  window.__result = { error: String((error && error.stack) || error) };
 });

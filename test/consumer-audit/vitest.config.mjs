@@ -1,3 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { root: new URL('.', import.meta.url).pathname, include: ['audit.vitest.test.mjs'] } });
+export default defineConfig({
+  test: { root: new URL('.', import.meta.url).pathname, include: ['audit.vitest.test.mjs'] },
+});

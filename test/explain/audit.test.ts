@@ -24,8 +24,13 @@ describe('retry-before-reset', () => {
     advance(30_000);
     await usage();
     expect(finding('retry-before-reset')).toEqual({
-      rule: 'retry-before-reset', severity: 'error', count: 1, first_request_id: 'req_000003', last_request_id: 'req_000003',
-      fix: AUDIT_RULES.find((r) => r.rule === 'retry-before-reset')!.fix, account_id: 'acc_pro',
+      rule: 'retry-before-reset',
+      severity: 'error',
+      count: 1,
+      first_request_id: 'req_000003',
+      last_request_id: 'req_000003',
+      fix: AUDIT_RULES.find((r) => r.rule === 'retry-before-reset')!.fix,
+      account_id: 'acc_pro',
     });
   });
 
@@ -57,7 +62,11 @@ describe('retry-after-503-ignored', () => {
     expect((await usage()).headers.get('retry-after')).toBe('30');
     advance(29_000);
     await usage();
-    expect(finding('retry-after-503-ignored')).toMatchObject({ severity: 'error', count: 1, first_request_id: 'req_000002' });
+    expect(finding('retry-after-503-ignored')).toMatchObject({
+      severity: 'error',
+      count: 1,
+      first_request_id: 'req_000002',
+    });
     undo();
     advance(30_000);
     await usage();
@@ -103,7 +112,12 @@ describe('polling-storm', () => {
     for (let i = 0; i < 3; i++) await door.call('GET', `/ext/tasks/${task.id}`, { key: ADMIN.pro });
     expect(finding('polling-storm')).toBeUndefined();
     await door.call('GET', `/ext/tasks/${task.id}`, { key: ADMIN.pro });
-    expect(finding('polling-storm')).toMatchObject({ severity: 'warning', count: 3, first_request_id: 'req_000003', last_request_id: 'req_000005' });
+    expect(finding('polling-storm')).toMatchObject({
+      severity: 'warning',
+      count: 3,
+      first_request_id: 'req_000003',
+      last_request_id: 'req_000005',
+    });
   });
 
   it('once a second is not', async () => {
@@ -124,7 +138,12 @@ describe('ignored-402', () => {
     expect((await postTask(door, ADMIN.pro, TASK)).status).toBe(402);
     await postTask(door, ADMIN.pro, TASK);
     await postTask(door, ADMIN.pro, TASK);
-    expect(finding('ignored-402')).toMatchObject({ severity: 'warning', count: 2, first_request_id: 'req_000002', last_request_id: 'req_000003' });
+    expect(finding('ignored-402')).toMatchObject({
+      severity: 'warning',
+      count: 2,
+      first_request_id: 'req_000002',
+      last_request_id: 'req_000003',
+    });
   });
 
   it('after a top-up it is not', async () => {
@@ -143,7 +162,12 @@ describe('repeated-invalid-key', () => {
     const bad = 'ak_wrong_key_000000000000000000000';
     await usage(bad);
     await usage(bad);
-    expect(finding('repeated-invalid-key')).toMatchObject({ severity: 'warning', count: 1, account_id: null, first_request_id: 'req_000002' });
+    expect(finding('repeated-invalid-key')).toMatchObject({
+      severity: 'warning',
+      count: 1,
+      account_id: null,
+      first_request_id: 'req_000002',
+    });
     expect(JSON.stringify(door.sandbox.audit())).not.toContain(bad);
   });
 
@@ -156,7 +180,7 @@ describe('repeated-invalid-key', () => {
 });
 
 describe('key-in-url', () => {
-  it('a key in the query string is a finding of the key\'s account, without the key', async () => {
+  it("a key in the query string is a finding of the key's account, without the key", async () => {
     open();
     await door.call('GET', `/ext/agents?api_key=${ADMIN.pro}`);
     await door.call('GET', `/ext/agents?limit=1&key=${ADMIN.pro}`, { key: ADMIN.pro });
@@ -174,7 +198,11 @@ describe('key-in-url', () => {
 describe('missing-content-type', () => {
   it('a body without Content-Type: application/json is a finding', async () => {
     open();
-    await door.call('POST', '/ext/tasks', { key: ADMIN.pro, body: JSON.stringify(TASK), headers: { 'Content-Type': 'text/plain' } });
+    await door.call('POST', '/ext/tasks', {
+      key: ADMIN.pro,
+      body: JSON.stringify(TASK),
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(finding('missing-content-type')).toMatchObject({ severity: 'warning', count: 1 });
   });
 
@@ -194,7 +222,12 @@ describe('near-limit', () => {
     expect(finding('near-limit')).toBeUndefined();
     advance(60_000);
     for (let i = 0; i < 4; i++) await usage();
-    expect(finding('near-limit')).toMatchObject({ severity: 'info', count: 2, first_request_id: 'req_000004', last_request_id: 'req_000008' });
+    expect(finding('near-limit')).toMatchObject({
+      severity: 'info',
+      count: 2,
+      first_request_id: 'req_000004',
+      last_request_id: 'req_000008',
+    });
   });
 
   it('80 % of the TPM counts too; staying below in every window does not', async () => {
@@ -219,7 +252,10 @@ describe('audit', () => {
     await usage('ak_wrong_key_000000000000000000000');
     await usage('ak_wrong_key_000000000000000000000');
     await door.call('GET', `/ext/agents?api_key=${ADMIN.free}`);
-    expect(door.sandbox.audit().map((f) => [f.severity, f.rule])).toEqual([['error', 'key-in-url'], ['warning', 'repeated-invalid-key']]);
+    expect(door.sandbox.audit().map((f) => [f.severity, f.rule])).toEqual([
+      ['error', 'key-in-url'],
+      ['warning', 'repeated-invalid-key'],
+    ]);
     expect(door.sandbox.audit({ accountId: 'acc_free' }).map((f) => f.rule)).toEqual(['key-in-url']);
     expect(door.sandbox.audit({ accountId: 'acc_pro' })).toEqual([]);
     door.sandbox.reset();
@@ -228,7 +264,15 @@ describe('audit', () => {
 
   it('every rule of the catalogue has a description, a severity and a fix of one or two sentences', () => {
     expect(AUDIT_RULES.map((r) => r.rule)).toEqual([
-      'retry-before-reset', 'retry-after-503-ignored', 'unsafe-post-retry', 'polling-storm', 'ignored-402', 'repeated-invalid-key', 'key-in-url', 'missing-content-type', 'near-limit',
+      'retry-before-reset',
+      'retry-after-503-ignored',
+      'unsafe-post-retry',
+      'polling-storm',
+      'ignored-402',
+      'repeated-invalid-key',
+      'key-in-url',
+      'missing-content-type',
+      'near-limit',
     ]);
     for (const r of AUDIT_RULES) {
       expect(['error', 'warning', 'info']).toContain(r.severity);
@@ -239,13 +283,18 @@ describe('audit', () => {
 
   it('docs/audit.md shows every rule of the catalogue with its severity, description and fix', () => {
     const doc = readFileSync(new URL('../../docs/audit.md', import.meta.url), 'utf8');
-    for (const r of AUDIT_RULES) expect(doc).toContain(`| \`${r.rule}\` | ${r.severity} | ${r.description} | ${r.fix} |`);
+    for (const r of AUDIT_RULES)
+      expect(doc).toContain(`| \`${r.rule}\` | ${r.severity} | ${r.description} | ${r.fix} |`);
   });
 
   it('GET /__sandbox/audit gives { data: findings }, ?account_id= filters, an unknown parameter is 400', async () => {
     door = await overSocket(OPTIONS);
     await door.call('GET', `/ext/agents?api_key=${ADMIN.free}`);
-    await door.call('POST', '/ext/tasks', { key: ADMIN.pro, body: JSON.stringify(TASK), headers: { 'Content-Type': 'text/plain' } });
+    await door.call('POST', '/ext/tasks', {
+      key: ADMIN.pro,
+      body: JSON.stringify(TASK),
+      headers: { 'Content-Type': 'text/plain' },
+    });
     const all = await door.call('GET', '/../../__sandbox/audit');
     expect(all.json).toEqual({ data: door.sandbox.audit() });
     expect(all.json.data.map((f: { rule: string }) => f.rule)).toEqual(['key-in-url', 'missing-content-type']);

@@ -4,7 +4,11 @@ import { main } from '../../src/cli/main.js';
 
 async function session(requests: (base: string, key: string) => Promise<unknown>) {
   let stderr = '';
-  const run = (await main(['--port', '0', '--quiet'], { stdout: () => {}, stderr: (t) => void (stderr += t), env: {} }))!;
+  const run = (await main(['--port', '0', '--quiet'], {
+    stdout: () => {},
+    stderr: (t) => void (stderr += t),
+    env: {},
+  }))!;
   const base = `${run.server.url}${run.sandbox.basePath}`;
   const key = run.sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
   try {

@@ -27,7 +27,9 @@ interface Client {
 }
 
 /** The session: the sandbox plays the server's part; `sleep` moves its clock (and ends the outage). */
-async function session(make: (options: { baseUrl: string; apiKey: string; sleep: (ms: number) => Promise<void> }) => Client) {
+async function session(
+  make: (options: { baseUrl: string; apiKey: string; sleep: (ms: number) => Promise<void> }) => Client,
+) {
   door = inProcess(OPTIONS);
   const { sandbox } = door;
   let whileWaiting: (() => void) | undefined;

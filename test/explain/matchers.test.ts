@@ -18,7 +18,9 @@ describe('toHaveCleanAudit', () => {
     await door.call('GET', '/ext/agents', { key: ADMIN.pro });
     expect(door.sandbox).toHaveCleanAudit();
     await door.call('GET', `/ext/agents?api_key=${ADMIN.pro}`);
-    expect(() => expect(door.sandbox).toHaveCleanAudit()).toThrow(/1 error finding .*\n  - error key-in-url ×1 \(acc_pro\) at req_000002: Send the key only in the Authorization header/s);
+    expect(() => expect(door.sandbox).toHaveCleanAudit()).toThrow(
+      /1 error finding .*\n  - error key-in-url ×1 \(acc_pro\) at req_000002: Send the key only in the Authorization header/s,
+    );
     expect(door.sandbox).not.toHaveCleanAudit();
     expect(door.sandbox).toHaveCleanAudit({ ignore: ['key-in-url'] });
     expect(door.sandbox).toHaveCleanAudit({ accountId: 'acc_free' });
@@ -30,7 +32,9 @@ describe('toHaveCleanAudit', () => {
     expect(door.sandbox).toHaveCleanAudit();
     expect(door.sandbox).not.toHaveCleanAudit({ severity: 'warning' });
     expect(door.sandbox.audit()).not.toHaveCleanAudit({ severity: 'info' });
-    expect(() => expect(door.sandbox).not.toHaveCleanAudit()).toThrow(/expected the integration audit to have error findings, but it has none/);
+    expect(() => expect(door.sandbox).not.toHaveCleanAudit()).toThrow(
+      /expected the integration audit to have error findings, but it has none/,
+    );
     expect(() => expect(42).toHaveCleanAudit()).toThrow(TypeError);
   });
 });

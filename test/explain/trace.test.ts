@@ -18,7 +18,13 @@ describe('decision trace of each answer kind', () => {
     await door.call('GET', '/ext/agents', { key: ADMIN.pro });
     expect(steps()).toEqual(['key:pass', 'rate:pass', 'route:pass', 'scope:pass', 'answer:pass']);
     expect(stepOf('key').figures).toEqual({ key_id: 'key_pro_admin', account_id: 'acc_pro' });
-    expect(stepOf('rate').figures).toMatchObject({ limit: 300, used: 1, remaining: 299, reset: '2026-01-10T00:01:00.000Z', anonymous: false });
+    expect(stepOf('rate').figures).toMatchObject({
+      limit: 300,
+      used: 1,
+      remaining: 299,
+      reset: '2026-01-10T00:01:00.000Z',
+      anonymous: false,
+    });
     expect(stepOf('answer').figures).toEqual({ status: 200, code: null });
     for (const s of lastTrace()) expect(typeof s.detail).toBe('string');
   });
@@ -28,7 +34,18 @@ describe('decision trace of each answer kind', () => {
     door.sandbox.accounts.update('acc_pro', { balanceUsd: 10 });
     const answer = await postTask(door, ADMIN.pro, TASK);
     expect(answer.status).toBe(201);
-    expect(steps()).toEqual(['key:pass', 'rate:pass', 'route:pass', 'scope:pass', 'body:pass', 'resource:pass', 'idempotency:skip', 'balance:pass', 'tpm:pass', 'answer:pass']);
+    expect(steps()).toEqual([
+      'key:pass',
+      'rate:pass',
+      'route:pass',
+      'scope:pass',
+      'body:pass',
+      'resource:pass',
+      'idempotency:skip',
+      'balance:pass',
+      'tpm:pass',
+      'answer:pass',
+    ]);
     const needed = Math.ceil(TASK.description.length / 4) + 40 + 800;
     expect(stepOf('tpm').figures).toMatchObject({ used: 0, needed });
     const balance = stepOf('balance').figures!;
@@ -45,7 +62,15 @@ describe('decision trace of each answer kind', () => {
     await postTask(door, ADMIN.pro, TASK, { 'Idempotency-Key': 'k1' });
     expect(stepOf('idempotency')).toMatchObject({ outcome: 'pass', figures: { idempotency_key: 'k1' } });
     await postTask(door, ADMIN.pro, TASK, { 'Idempotency-Key': 'k1' });
-    expect(steps()).toEqual(['key:pass', 'rate:pass', 'route:pass', 'scope:pass', 'body:pass', 'idempotency:applied', 'answer:pass']);
+    expect(steps()).toEqual([
+      'key:pass',
+      'rate:pass',
+      'route:pass',
+      'scope:pass',
+      'body:pass',
+      'idempotency:applied',
+      'answer:pass',
+    ]);
   });
 
   it('401: the key step fails with its reason, the anonymous bucket counts the request', async () => {
@@ -90,7 +115,17 @@ describe('decision trace of each answer kind', () => {
     door.sandbox.accounts.update('acc_pro', { balanceUsd: 0.000001 });
     const answer = await postTask(door, ADMIN.pro, TASK);
     expect(answer.status).toBe(402);
-    expect(steps()).toEqual(['key:pass', 'rate:pass', 'route:pass', 'scope:pass', 'body:pass', 'resource:pass', 'idempotency:skip', 'balance:fail', 'answer:fail']);
+    expect(steps()).toEqual([
+      'key:pass',
+      'rate:pass',
+      'route:pass',
+      'scope:pass',
+      'body:pass',
+      'resource:pass',
+      'idempotency:skip',
+      'balance:fail',
+      'answer:fail',
+    ]);
     const f = stepOf('balance').figures!;
     expect(f).toMatchObject({ balance_usd: 0.000001, held_usd: 0, spendable_usd: 0.000001 });
     expect(f.estimated_cost_usd as number).toBeGreaterThan(0.000001);
@@ -102,7 +137,12 @@ describe('decision trace of each answer kind', () => {
     await door.call('GET', '/ext/usage', { key: ADMIN.pro });
     await door.call('GET', '/ext/usage', { key: ADMIN.pro });
     expect(steps()).toEqual(['key:pass', 'rate:fail', 'answer:fail']);
-    expect(stepOf('rate').figures).toMatchObject({ limit: 1, used: 1, remaining: 0, reset: '2026-01-10T00:01:00.000Z' });
+    expect(stepOf('rate').figures).toMatchObject({
+      limit: 1,
+      used: 1,
+      remaining: 0,
+      reset: '2026-01-10T00:01:00.000Z',
+    });
   });
 
   it('429 by TPM: money passes, the tokens step fails with the tokens needed and left', async () => {
@@ -165,27 +205,44 @@ describe('explain, the journal request detail, the header opt-in', () => {
     await door.call('GET', `/ext/agents?api_key=${ADMIN.pro}`);
     await door.call('GET', '/ext/agents', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } });
     const everything = JSON.stringify([door.sandbox.requests, door.sandbox.audit()]);
-    for (const key of [ADMIN.pro, 'ak_some_unknown_key_00000000000000', 'dXNlcjpwYXNz']) expect(everything).not.toContain(key);
+    for (const key of [ADMIN.pro, 'ak_some_unknown_key_00000000000000', 'dXNlcjpwYXNz'])
+      expect(everything).not.toContain(key);
     expect(everything).toContain('ak_pro_…');
   });
 
   it('X-Sandbox-Explain: 1 adds X-Sandbox-Trace; the body is the same bytes; without it nothing changes', async () => {
     open();
     const plain = await door.call('GET', '/ext/agents?limit=2', { key: ADMIN.pro });
-    const explained = await door.call('GET', '/ext/agents?limit=2', { key: ADMIN.pro, headers: { 'X-Sandbox-Explain': '1' } });
+    const explained = await door.call('GET', '/ext/agents?limit=2', {
+      key: ADMIN.pro,
+      headers: { 'X-Sandbox-Explain': '1' },
+    });
     expect(plain.headers.get('x-sandbox-trace')).toBeNull();
     expect(explained.text).toBe(plain.text);
-    expect(explained.headers.get('x-sandbox-trace')).toBe('key=pass; rate=pass 2/300; route=pass; scope=pass; answer=200');
+    expect(explained.headers.get('x-sandbox-trace')).toBe(
+      'key=pass; rate=pass 2/300; route=pass; scope=pass; answer=200',
+    );
     door.sandbox.accounts.update('acc_pro', { balanceUsd: 0 });
     const refused = await postTask(door, ADMIN.pro, TASK, { 'X-Sandbox-Explain': '1' });
-    expect(refused.headers.get('x-sandbox-trace')).toBe('key=pass; rate=pass 3/300; route=pass; scope=pass; body=pass; resource=pass; idempotency=skip; balance=fail; answer=402 insufficient_credits');
+    expect(refused.headers.get('x-sandbox-trace')).toBe(
+      'key=pass; rate=pass 3/300; route=pass; scope=pass; body=pass; resource=pass; idempotency=skip; balance=fail; answer=402 insufficient_credits',
+    );
   });
 
   it('the control API serves the entries with their trace, and one entry by id', async () => {
     door = await overSocket(OPTIONS);
     await door.call('GET', '/ext/agents', { key: ADMIN.pro });
     const list = await door.call('GET', '/../../__sandbox/requests');
-    expect(list.json.data[0]).toMatchObject({ id: 'req_000001', trace: [{ step: 'key', outcome: 'pass' }, { step: 'rate' }, { step: 'route' }, { step: 'scope' }, { step: 'answer' }] });
+    expect(list.json.data[0]).toMatchObject({
+      id: 'req_000001',
+      trace: [
+        { step: 'key', outcome: 'pass' },
+        { step: 'rate' },
+        { step: 'route' },
+        { step: 'scope' },
+        { step: 'answer' },
+      ],
+    });
     const one = await door.call('GET', '/../../__sandbox/requests/req_000001');
     expect(one.json).toEqual(list.json.data[0]);
     const none = await door.call('GET', '/../../__sandbox/requests/req_000009');

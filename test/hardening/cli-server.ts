@@ -19,7 +19,10 @@ export interface CliServer {
 /** Starts `node dist/cli.js --port 0 --quiet …args` and waits for the base URL it prints. */
 export async function startCli(args: string[] = [], { quiet = true } = {}): Promise<CliServer> {
   ensureBuilt();
-  const proc = spawn(process.execPath, [CLI, '--port', '0', ...(quiet ? ['--quiet'] : []), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, '--port', '0', ...(quiet ? ['--quiet'] : []), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (c) => (out += c));
@@ -48,8 +51,18 @@ export interface HttpAnswer {
 }
 
 /** One request with node:http (so that an Agent with many sockets makes requests truly concurrent). */
-export function httpCall(origin: string, method: string, path: string, options: { agent?: Agent; headers?: Record<string, string>; body?: unknown } = {}): Promise<HttpAnswer> {
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+export function httpCall(
+  origin: string,
+  method: string,
+  path: string,
+  options: { agent?: Agent; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<HttpAnswer> {
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
   const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) {
     headers['content-type'] ??= 'application/json';
@@ -78,7 +91,9 @@ export function httpCall(origin: string, method: string, path: string, options: 
 /** The key with this label on this account, read through the control API. */
 export async function cliKey(origin: string, accountId = 'acc_demo', label = 'admin'): Promise<string> {
   const res = await httpCall(origin, 'GET', '/__sandbox/keys');
-  const found = (res.json.data as { key: string; account_id: string; label: string }[]).find((k) => k.account_id === accountId && k.label === label);
+  const found = (res.json.data as { key: string; account_id: string; label: string }[]).find(
+    (k) => k.account_id === accountId && k.label === label,
+  );
   if (!found) throw new Error(`no key ${label} on ${accountId}`);
   return found.key;
 }

@@ -28,14 +28,20 @@ afterAll(async () => {
 
 it('1,000 concurrent GETs on a 300-RPM account admit exactly 300 and answer 429 rate_limit_exceeded to the rest', async () => {
   expect(PLANS.pro.rpm).toBe(300);
-  const answers = await Promise.all(Array.from({ length: 1_000 }, () => httpCall(server.origin, 'GET', '/api/v1/ext/agents?limit=1', { agent, headers: auth() })));
+  const answers = await Promise.all(
+    Array.from({ length: 1_000 }, () =>
+      httpCall(server.origin, 'GET', '/api/v1/ext/agents?limit=1', { agent, headers: auth() }),
+    ),
+  );
   const admitted = answers.filter((a) => a.status === 200);
   const refused = answers.filter((a) => a.status === 429);
   expect(admitted).toHaveLength(300);
   expect(refused).toHaveLength(700);
   for (const a of refused) expect(a.json.error.code).toBe('rate_limit_exceeded');
   // Each admitted request saw its own place in the window: Remaining runs 299 … 0, each value once.
-  expect(admitted.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((x, y) => x - y)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+  expect(admitted.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((x, y) => x - y)).toEqual(
+    Array.from({ length: 300 }, (_, i) => i),
+  );
   const usage = await httpCall(server.origin, 'GET', '/api/v1/ext/usage', { agent, headers: auth() });
   expect(usage.status).toBe(429); // the window is still full: the usage read is refused too
 }, 60_000);
@@ -55,8 +61,15 @@ it('200 concurrent task creations against a balance that pays for exactly k task
   expect(patch.status).toBe(200);
   const before = (await httpCall(server.origin, 'GET', '/api/v1/ext/usage', { agent, headers: auth() })).json;
 
-  const answers = await Promise.all(Array.from({ length: 200 }, () =>
-    httpCall(server.origin, 'POST', '/api/v1/ext/tasks', { agent, headers: auth(), body: { agent_id: target.id, description } })));
+  const answers = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      httpCall(server.origin, 'POST', '/api/v1/ext/tasks', {
+        agent,
+        headers: auth(),
+        body: { agent_id: target.id, description },
+      }),
+    ),
+  );
   const created = answers.filter((a) => a.status === 201);
   const refused = answers.filter((a) => a.status === 402);
   expect(created).toHaveLength(k);
@@ -71,7 +84,9 @@ it('200 concurrent task creations against a balance that pays for exactly k task
 
   // Let every task finish, then the usage equals the sum of the admitted tasks' charges, to the last nano-dollar.
   await httpCall(server.origin, 'POST', '/__sandbox/clock', { body: { advance: '1h' } });
-  const tasks = await Promise.all(created.map((c) => httpCall(server.origin, 'GET', `/api/v1/ext/tasks/${c.json.id}`, { agent, headers: auth() })));
+  const tasks = await Promise.all(
+    created.map((c) => httpCall(server.origin, 'GET', `/api/v1/ext/tasks/${c.json.id}`, { agent, headers: auth() })),
+  );
   for (const t of tasks) expect(t.json.status).toBe('completed');
   const nano = (usd: number) => Math.round(usd * 1e9);
   const sum = (f: (t: any) => number) => tasks.reduce((s, t) => s + f(t.json), 0);

@@ -3,7 +3,16 @@
  * written, and SIGTERM under load. The server must answer everyone else, lose no data, and stop cleanly.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -41,7 +50,8 @@ describe('the node server and its clients', () => {
     key = sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
   });
   afterAll(() => close());
-  const ok = async () => (await fetch(`http://127.0.0.1:${port}/api/v1/ext/usage`, { headers: { Authorization: `Bearer ${key}` } })).status;
+  const ok = async () =>
+    (await fetch(`http://127.0.0.1:${port}/api/v1/ext/usage`, { headers: { Authorization: `Bearer ${key}` } })).status;
 
   it('survives a client that disconnects mid-request: no task is created', async () => {
     const before = sandbox.tasks.list().length;
@@ -49,7 +59,9 @@ describe('the node server and its clients', () => {
     const body = JSON.stringify({ agent_id: agentId, description: 'x'.repeat(500) });
     for (let i = 0; i < 20; i++) {
       const s = await open(port);
-      s.write(`POST /api/v1/ext/tasks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 200)}`);
+      s.write(
+        `POST /api/v1/ext/tasks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 200)}`,
+      );
       s.destroy();
     }
     await wait(50);
@@ -60,7 +72,8 @@ describe('the node server and its clients', () => {
   it('survives a client that disconnects mid-response (delayed and large answers)', async () => {
     const undo = sandbox.useScenario('latency', { ms: 100 });
     const sockets = await Promise.all(Array.from({ length: 20 }, () => open(port)));
-    for (const s of sockets) s.write(`GET /api/v1/ext/agents?limit=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    for (const s of sockets)
+      s.write(`GET /api/v1/ext/agents?limit=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
     await wait(30);
     for (const s of sockets) s.destroy();
     await wait(150); // the delayed answers now meet closed sockets
@@ -91,7 +104,9 @@ describe('the node server and its clients', () => {
   it('cuts off a slow body with 408 after requestTimeout', async () => {
     const s = await open(port);
     const closed = untilClosed(s);
-    s.write(`POST /api/v1/ext/tasks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 1000\r\n\r\n{`);
+    s.write(
+      `POST /api/v1/ext/tasks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 1000\r\n\r\n{`,
+    );
     const drip = setInterval(() => s.writable && s.write(' '), 50);
     const { text, ms } = await closed;
     clearInterval(drip);
@@ -115,7 +130,9 @@ describe('--state that cannot be written', () => {
   });
 
   it('a path in a directory that does not exist: a clear error at start, exit 1', async () => {
-    await expect(startCli(['--state', join(dir, 'missing', 'state.json')])).rejects.toThrow(/exited with 1: .*Cannot write the state file/);
+    await expect(startCli(['--state', join(dir, 'missing', 'state.json')])).rejects.toThrow(
+      /exited with 1: .*Cannot write the state file/,
+    );
   });
 
   it('a write that fails at exit: the previous state file stays intact and the session state is rescued', async () => {
@@ -128,13 +145,18 @@ describe('--state that cannot be written', () => {
     const cli = await startCli(['--state', file]);
     const key = await cliKey(cli.origin);
     const agentId = JSON.parse(previous).agents[0].id;
-    const created = await httpCall(cli.origin, 'POST', '/api/v1/ext/tasks', { headers: { Authorization: `Bearer ${key}` }, body: { agent_id: agentId, description: 'keep me' } });
+    const created = await httpCall(cli.origin, 'POST', '/api/v1/ext/tasks', {
+      headers: { Authorization: `Bearer ${key}` },
+      body: { agent_id: agentId, description: 'keep me' },
+    });
     expect(created.status).toBe(201);
     // The save writes a temporary file beside the target first: a directory in its place makes that write fail.
     mkdirSync(`${file}.${cli.proc.pid}.tmp`);
     cli.proc.kill('SIGTERM');
     expect(await cli.exited).toBe(1);
-    expect(cli.stderr()).toMatch(/Cannot write the state file .* The previous file, if any, is intact\. This session's state was saved to (\S+) instead\./);
+    expect(cli.stderr()).toMatch(
+      /Cannot write the state file .* The previous file, if any, is intact\. This session's state was saved to (\S+) instead\./,
+    );
     expect(readFileSync(file, 'utf8')).toBe(previous);
     const rescue = /saved to (\S+) instead/.exec(cli.stderr())![1]!;
     expect(JSON.parse(readFileSync(rescue, 'utf8')).tasks.map((t: { id: string }) => t.id)).toContain(created.json.id);
@@ -142,40 +164,43 @@ describe('--state that cannot be written', () => {
   });
 
   const root = process.getuid?.() === 0 && process.platform === 'linux';
-  it.skipIf(!root)('a full disk (a tiny tmpfs): the previous state file stays intact and the session state is rescued', async () => {
-    const mnt = join(dir, 'full');
-    mkdirSync(mnt);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mnt], { stdio: 'ignore' });
-    } catch {
-      return; // no permission to mount here: the test above covers the failing write
-    }
-    try {
-      const file = join(mnt, 'state.json');
-      const first = await startCli(['--state', file]);
-      first.proc.kill('SIGTERM');
-      expect(await first.exited).toBe(0);
-      const previous = readFileSync(file, 'utf8');
-      // Fill the disk so that only a few bytes are left: the probe at start (an empty file) passes, the save fails.
-      let n = 0;
+  it.skipIf(!root)(
+    'a full disk (a tiny tmpfs): the previous state file stays intact and the session state is rescued',
+    async () => {
+      const mnt = join(dir, 'full');
+      mkdirSync(mnt);
       try {
-        for (;;) writeFileSync(join(mnt, `filler-${n++}`), 'x'.repeat(4096));
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mnt], { stdio: 'ignore' });
       } catch {
-        // ENOSPC: full
+        return; // no permission to mount here: the test above covers the failing write
       }
-      const cli = await startCli(['--state', file]);
-      cli.proc.kill('SIGTERM');
-      expect(await cli.exited).toBe(1);
-      expect(cli.stderr()).toMatch(/Cannot write the state file .*ENOSPC.* The previous file, if any, is intact/);
-      expect(readFileSync(file, 'utf8')).toBe(previous);
-      expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-      const rescue = /saved to (\S+) instead/.exec(cli.stderr())![1]!;
-      expect(statSync(rescue).size).toBeGreaterThan(0);
-      rmSync(rescue);
-    } finally {
-      execFileSync('umount', [mnt], { stdio: 'ignore' });
-    }
-  });
+      try {
+        const file = join(mnt, 'state.json');
+        const first = await startCli(['--state', file]);
+        first.proc.kill('SIGTERM');
+        expect(await first.exited).toBe(0);
+        const previous = readFileSync(file, 'utf8');
+        // Fill the disk so that only a few bytes are left: the probe at start (an empty file) passes, the save fails.
+        let n = 0;
+        try {
+          for (;;) writeFileSync(join(mnt, `filler-${n++}`), 'x'.repeat(4096));
+        } catch {
+          // ENOSPC: full
+        }
+        const cli = await startCli(['--state', file]);
+        cli.proc.kill('SIGTERM');
+        expect(await cli.exited).toBe(1);
+        expect(cli.stderr()).toMatch(/Cannot write the state file .*ENOSPC.* The previous file, if any, is intact/);
+        expect(readFileSync(file, 'utf8')).toBe(previous);
+        expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+        const rescue = /saved to (\S+) instead/.exec(cli.stderr())![1]!;
+        expect(statSync(rescue).size).toBeGreaterThan(0);
+        rmSync(rescue);
+      } finally {
+        execFileSync('umount', [mnt], { stdio: 'ignore' });
+      }
+    },
+  );
 });
 
 describe('SIGTERM during load', () => {
@@ -190,7 +215,12 @@ describe('SIGTERM during load', () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 100 });
       // 50 task creations, each answered 500 ms later (the latency scenario): all in flight when SIGTERM arrives.
       const inFlight = Array.from({ length: 50 }, (_, i) =>
-        httpCall(cli.origin, 'POST', '/api/v1/ext/tasks', { agent, headers: { Authorization: `Bearer ${key}` }, body: { agent_id: agentId, description: `task ${i}` } }));
+        httpCall(cli.origin, 'POST', '/api/v1/ext/tasks', {
+          agent,
+          headers: { Authorization: `Bearer ${key}` },
+          body: { agent_id: agentId, description: `task ${i}` },
+        }),
+      );
       await wait(200);
       const t0 = Date.now();
       cli.proc.kill('SIGTERM');

@@ -24,8 +24,33 @@ export interface Pools {
 }
 
 const SEGMENTS = [
-  'ext', 'agents', 'tasks', 'usage', '..', '.', '', '%00', '%zz', '%', '%2e%2e', '%2F', '%252F', '__proto__', 'constructor',
-  'prototype', 'hasOwnProperty', 'toString', 'é', '𝕏', '\u202e', 'agt_', 'task_', 'null', 'undefined', '-1', '1e309',
+  'ext',
+  'agents',
+  'tasks',
+  'usage',
+  '..',
+  '.',
+  '',
+  '%00',
+  '%zz',
+  '%',
+  '%2e%2e',
+  '%2F',
+  '%252F',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'é',
+  '𝕏',
+  '\u202e',
+  'agt_',
+  'task_',
+  'null',
+  'undefined',
+  '-1',
+  '1e309',
 ];
 
 const segment = (pools: Pools) =>
@@ -42,7 +67,10 @@ const KNOWN_PATHS = ['/ext/agents', '/ext/usage', '/ext/tasks', '/ext/agents/', 
 const path = (pools: Pools) =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...KNOWN_PATHS) },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom('/ext/agents/', '/ext/tasks/'), segment(pools)).map(([p, s]) => p + s) },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(fc.constantFrom('/ext/agents/', '/ext/tasks/'), segment(pools)).map(([p, s]) => p + s),
+    },
     { weight: 2, arbitrary: fc.array(segment(pools), { maxLength: 6 }).map((s) => `/${s.join('/')}`) },
     { weight: 1, arbitrary: fc.constantFrom(...pools.agentIds).map((id) => `/ext/agents/${id}`) },
     { weight: 1, arbitrary: fc.constant(0).map(() => `/ext/tasks/${pools.taskIds()[0] ?? 'task_none'}`) },
@@ -50,18 +78,58 @@ const path = (pools: Pools) =>
 
 const query = fc.oneof(
   fc.constant(''),
-  fc.constantFrom('limit=1', 'limit=100', 'limit=0', 'limit=101', 'limit=-1', 'limit=1e2', 'limit=', 'limit=abc', 'limit=20&limit=5', '__proto__[x]=1', 'constructor=1', '%zz', 'cursor=', 'cursor=%zz', 'cursor=YWd0Xw', 'limit=99999999999999999999'),
+  fc.constantFrom(
+    'limit=1',
+    'limit=100',
+    'limit=0',
+    'limit=101',
+    'limit=-1',
+    'limit=1e2',
+    'limit=',
+    'limit=abc',
+    'limit=20&limit=5',
+    '__proto__[x]=1',
+    'constructor=1',
+    '%zz',
+    'cursor=',
+    'cursor=%zz',
+    'cursor=YWd0Xw',
+    'limit=99999999999999999999',
+  ),
   fc.string({ maxLength: 40 }).map((s) => `cursor=${encodeURIComponent(s)}`),
   fc.string({ maxLength: 60 }),
-  fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 12 }), { maxKeys: 4 }).map((d) => new URLSearchParams(d).toString()),
+  fc
+    .dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 12 }), { maxKeys: 4 })
+    .map((d) => new URLSearchParams(d).toString()),
 );
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'get', 'post', 'CONNECT', 'PROPFIND'];
+const METHODS = [
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+  'get',
+  'post',
+  'CONNECT',
+  'PROPFIND',
+];
 
 /** Scenarios a request may ask for; those that answer 5xx or fail the connection are noted by the checks. */
 const scenarioHeader = fc.oneof(
   { weight: 12, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.subarray(SCENARIO_NAMES.filter((n) => n !== 'latency'), { maxLength: 3 }).map((s) => s.join(', ')) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .subarray(
+        SCENARIO_NAMES.filter((n) => n !== 'latency'),
+        { maxLength: 3 },
+      )
+      .map((s) => s.join(', ')),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
 );
 
@@ -70,14 +138,42 @@ const authorization = (pools: Pools) =>
     { weight: 6, arbitrary: fc.constantFrom(...pools.keys).map((k) => `Bearer ${k}`) },
     { weight: 1, arbitrary: fc.constantFrom(...pools.keys).map((k) => `bEaReR   ${k}  `) },
     { weight: 1, arbitrary: fc.constantFrom(...pools.keys).map((k) => `Bearer ${k}, Bearer ${k}`) },
-    { weight: 1, arbitrary: fc.constantFrom(...pools.keys).map((k) => `Bearer ${k.slice(0, -1)}${k.endsWith('A') ? 'B' : 'A'}`) },
-    { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Token ak_x', 'ak_abc', 'Bearer ak_', 'Bearer ak_\u0000', 'Bearer ak_é', 'Bearer\tak_tab', 'Bearer ak_a b') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...pools.keys).map((k) => `Bearer ${k.slice(0, -1)}${k.endsWith('A') ? 'B' : 'A'}`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        'Bearer',
+        'Bearer ',
+        'Basic dXNlcjpwYXNz',
+        'Token ak_x',
+        'ak_abc',
+        'Bearer ak_',
+        'Bearer ak_\u0000',
+        'Bearer ak_é',
+        'Bearer\tak_tab',
+        'Bearer ak_a b',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 200_000 }).map((n) => `Bearer ak_${'A'.repeat(n)}`) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map((s) => `Bearer ${s}`) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   );
 
-const headerName = fc.constantFrom('content-type', 'idempotency-key', 'x-sandbox-scenario', 'accept', 'x-forwarded-for', 'origin', 'host', '__proto__', 'constructor');
+const headerName = fc.constantFrom(
+  'content-type',
+  'idempotency-key',
+  'x-sandbox-scenario',
+  'accept',
+  'x-forwarded-for',
+  'origin',
+  'host',
+  '__proto__',
+  'constructor',
+);
 
 const headers = (pools: Pools) =>
   fc
@@ -85,7 +181,15 @@ const headers = (pools: Pools) =>
       {
         authorization: fc.option(authorization(pools), { nil: undefined, freq: 8 }),
         scenario: scenarioHeader,
-        idempotency: fc.option(fc.oneof(fc.string({ maxLength: 20 }), fc.constant(''), fc.constant('x'.repeat(300)), fc.constantFrom('k1', 'k2')), { nil: undefined, freq: 3 }),
+        idempotency: fc.option(
+          fc.oneof(
+            fc.string({ maxLength: 20 }),
+            fc.constant(''),
+            fc.constant('x'.repeat(300)),
+            fc.constantFrom('k1', 'k2'),
+          ),
+          { nil: undefined, freq: 3 },
+        ),
         extra: fc.array(fc.tuple(headerName, fc.string({ unit: 'binary', maxLength: 30 })), { maxLength: 3 }),
       },
       { requiredKeys: ['authorization', 'scenario', 'idempotency', 'extra'] },
@@ -98,8 +202,8 @@ const headers = (pools: Pools) =>
       return [...out, ...extra];
     });
 
-const nested = (open: string, close: string) => fc.integer({ min: 1, max: 200_000 }).map((n) => open.repeat(n) + close.repeat(n));
-
+const nested = (open: string, close: string) =>
+  fc.integer({ min: 1, max: 200_000 }).map((n) => open.repeat(n) + close.repeat(n));
 
 const body = (pools: Pools) => {
   const agent = fc.constantFrom(...pools.agentIds);
@@ -113,21 +217,61 @@ const body = (pools: Pools) => {
     { weight: 3, arbitrary: fc.constant('') },
     { weight: 12, arbitrary: validTask.map((t) => JSON.stringify(t)) },
     { weight: 2, arbitrary: fc.string({ maxLength: 60 }) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '}', '[]', 'null', 'true', '1', '"x"', '{"agent_id":', '{"a":1,}', "{'a':1}", '\uFEFF{}', '{"description":"\\ud800"}', 'NaN') },
-    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
-    { weight: 1, arbitrary: fc.oneof(nested('[', ']'), fc.integer({ min: 1, max: 200_000 }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`)) },
-    { weight: 1, arbitrary: fc.tuple(agent, fc.constantFrom(100_001, 400_000, 1_100_000)).map(([a, n]) => JSON.stringify({ agent_id: a, description: 'x'.repeat(n) })) },
     {
-      weight: 2,
-      arbitrary: fc.tuple(agent, fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty')).map(
-        ([a, k]) => `{"${k}":{"polluted":"yes","prototype":{"polluted":"yes"}},"agent_id":"${a}","description":"d","__proto__":{"priority":"urgent"}}`,
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{',
+        '}',
+        '[]',
+        'null',
+        'true',
+        '1',
+        '"x"',
+        '{"agent_id":',
+        '{"a":1,}',
+        "{'a':1}",
+        '\uFEFF{}',
+        '{"description":"\\ud800"}',
+        'NaN',
       ),
+    },
+    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        nested('[', ']'),
+        fc.integer({ min: 1, max: 200_000 }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(agent, fc.constantFrom(100_001, 400_000, 1_100_000))
+        .map(([a, n]) => JSON.stringify({ agent_id: a, description: 'x'.repeat(n) })),
     },
     {
       weight: 2,
       arbitrary: fc
-        .record({ agent_id: fc.anything(), description: fc.anything(), priority: fc.anything(), model: fc.anything() }, { requiredKeys: [] })
-        .map((o) => { try { return JSON.stringify(o) ?? ''; } catch { return '{}'; } }),
+        .tuple(agent, fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'))
+        .map(
+          ([a, k]) =>
+            `{"${k}":{"polluted":"yes","prototype":{"polluted":"yes"}},"agent_id":"${a}","description":"d","__proto__":{"priority":"urgent"}}`,
+        ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .record(
+          { agent_id: fc.anything(), description: fc.anything(), priority: fc.anything(), model: fc.anything() },
+          { requiredKeys: [] },
+        )
+        .map((o) => {
+          try {
+            return JSON.stringify(o) ?? '';
+          } catch {
+            return '{}';
+          }
+        }),
     },
   );
 };
@@ -135,7 +279,11 @@ const body = (pools: Pools) => {
 /** Anything at all: every field drawn from the wild generators. */
 const wildCase = (pools: Pools): fc.Arbitrary<FuzzCase> =>
   fc.record({
-    method: fc.oneof({ weight: 5, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) }),
+    method: fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom('GET', 'POST') },
+      { weight: 2, arbitrary: fc.constantFrom(...METHODS) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+    ),
     path: path(pools),
     query: query,
     headers: headers(pools),
@@ -155,7 +303,10 @@ const nearlyValidCase = (pools: Pools): fc.Arbitrary<FuzzCase> =>
         fc.constant(0).map(() => ({ method: 'GET', path: `/ext/tasks/${pools.taskIds()[0] ?? 'task_none'}` })),
         fc.constant({ method: 'GET', path: '/ext/usage' }),
       ),
-      key: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...pools.keys.slice(0, 1)) }, fc.constantFrom(...pools.keys)),
+      key: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...pools.keys.slice(0, 1)) },
+        fc.constantFrom(...pools.keys),
+      ),
       query: fc.oneof({ weight: 4, arbitrary: fc.constant('') }, query),
       extra: fc.oneof({ weight: 4, arbitrary: fc.constant([] as [string, string][]) }, headers(pools)),
       body: body(pools),
@@ -165,7 +316,10 @@ const nearlyValidCase = (pools: Pools): fc.Arbitrary<FuzzCase> =>
       method: route.method,
       path: route.path,
       query: q,
-      headers: [['authorization', `Bearer ${key}`] as [string, string], ...extra.filter(([n]) => n !== 'authorization')],
+      headers: [
+        ['authorization', `Bearer ${key}`] as [string, string],
+        ...extra.filter(([n]) => n !== 'authorization'),
+      ],
       body: route.method === 'POST' ? b : '',
       clientId: 'fuzz-a',
       advance,
@@ -192,13 +346,20 @@ export function toPlainRequest(c: FuzzCase) {
 
 /** Scenario names a case asked for in its `X-Sandbox-Scenario` header. */
 export function askedScenarios(headerPairs: [string, string][]): string[] {
-  return headerPairs.filter(([n]) => n.toLowerCase() === 'x-sandbox-scenario').flatMap(([, v]) => v.split(',').map((s) => s.trim()));
+  return headerPairs
+    .filter(([n]) => n.toLowerCase() === 'x-sandbox-scenario')
+    .flatMap(([, v]) => v.split(',').map((s) => s.trim()));
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Every check on one answer; returns the list of what is wrong (empty when all holds). */
-export function checkAnswer(res: { status: number; headers: Record<string, string>; body: string }, asked: string[], networkError = false, headRequest = false): string[] {
+export function checkAnswer(
+  res: { status: number; headers: Record<string, string>; body: string },
+  asked: string[],
+  networkError = false,
+  headRequest = false,
+): string[] {
   const problems: string[] = [];
   const may5xx = asked.includes('server-error') || asked.includes('unavailable');
   if (networkError) {
@@ -209,7 +370,8 @@ export function checkAnswer(res: { status: number; headers: Record<string, strin
   if (res.status < 200 || res.status > 599) problems.push(`status ${res.status}`);
   const h = (name: string) => Object.entries(res.headers).find(([n]) => n.toLowerCase() === name)?.[1];
   if (!/^\d+$/.test(h('x-ratelimit-limit') ?? '')) problems.push(`X-RateLimit-Limit ${h('x-ratelimit-limit')}`);
-  if (!/^\d+$/.test(h('x-ratelimit-remaining') ?? '')) problems.push(`X-RateLimit-Remaining ${h('x-ratelimit-remaining')}`);
+  if (!/^\d+$/.test(h('x-ratelimit-remaining') ?? ''))
+    problems.push(`X-RateLimit-Remaining ${h('x-ratelimit-remaining')}`);
   if (!ISO.test(h('x-ratelimit-reset') ?? '')) problems.push(`X-RateLimit-Reset ${h('x-ratelimit-reset')}`);
   if (/\n\s+at /.test(res.body)) problems.push('a stack trace in the body');
   if (headRequest) return res.body === '' ? problems : [...problems, 'a body in the answer to HEAD'];
@@ -227,9 +389,11 @@ export function checkAnswer(res: { status: number; headers: Record<string, strin
 /** `{ "error": { "code", "message" } }` exactly, with a code of the catalogue whose status is the answer's. */
 export function checkErrorShape(json: any, status: number): string[] {
   const problems: string[] = [];
-  if (!json || typeof json !== 'object' || Array.isArray(json) || Object.keys(json).join() !== 'error') return [`not the error shape: ${JSON.stringify(json).slice(0, 120)}`];
+  if (!json || typeof json !== 'object' || Array.isArray(json) || Object.keys(json).join() !== 'error')
+    return [`not the error shape: ${JSON.stringify(json).slice(0, 120)}`];
   const e = json.error;
-  if (!e || typeof e !== 'object' || Object.keys(e).sort().join() !== 'code,message') return [`not the error shape: ${JSON.stringify(json).slice(0, 120)}`];
+  if (!e || typeof e !== 'object' || Object.keys(e).sort().join() !== 'code,message')
+    return [`not the error shape: ${JSON.stringify(json).slice(0, 120)}`];
   if (!(e.code in ERRORS)) problems.push(`code ${e.code} is not in ERRORS`);
   else if (ERRORS[e.code as ErrorCode].status !== status) problems.push(`code ${e.code} with status ${status}`);
   if (typeof e.message !== 'string' || e.message === '') problems.push('empty message');
@@ -246,7 +410,9 @@ export function comparable(snap: StateSnapshot): unknown {
   return {
     ...snap,
     // Tokens held in a window still running must not move (a task that fails to be created takes none).
-    buckets: snap.buckets.filter(([, b]) => snap.now < b.windowStart + 60_000 && b.tokens > 0).map(([id, b]) => [id, b.tokens]),
+    buckets: snap.buckets
+      .filter(([, b]) => snap.now < b.windowStart + 60_000 && b.tokens > 0)
+      .map(([id, b]) => [id, b.tokens]),
     anonymous: [],
     accounts: snap.accounts.map((a) => ({ ...a, usage: { ...a.usage, requests: 0, byEndpoint: {} } })),
   };
@@ -255,7 +421,12 @@ export function comparable(snap: StateSnapshot): unknown {
 /** Own property names and descriptors of the built-in prototypes, to see that nothing was added or changed. */
 export function prototypeFingerprint(): string {
   return [Object.prototype, Array.prototype, Function.prototype, String.prototype]
-    .map((p) => Object.getOwnPropertyNames(p).sort().map((n) => `${n}:${typeof Object.getOwnPropertyDescriptor(p, n)!.value}`).join(','))
+    .map((p) =>
+      Object.getOwnPropertyNames(p)
+        .sort()
+        .map((n) => `${n}:${typeof Object.getOwnPropertyDescriptor(p, n)!.value}`)
+        .join(','),
+    )
     .join('|');
 }
 

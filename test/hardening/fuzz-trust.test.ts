@@ -18,10 +18,12 @@ const runs = Number(process.env.FUZZ_RUNS ?? 500);
 /** A text with each character left, percent-encoded (either hex case), or encoded twice. */
 const encoded = (text: string) =>
   fc.array(fc.constantFrom(0, 1, 2, 3), { minLength: text.length, maxLength: text.length }).map((how) =>
-    [...text].map((ch, i) => {
-      const hex = ch.charCodeAt(0).toString(16).padStart(2, '0');
-      return [ch, `%${hex}`, `%${hex.toUpperCase()}`, `%25${hex}`][how[i]!]!;
-    }).join(''),
+    [...text]
+      .map((ch, i) => {
+        const hex = ch.charCodeAt(0).toString(16).padStart(2, '0');
+        return [ch, `%${hex}`, `%${hex.toUpperCase()}`, `%25${hex}`][how[i]!]!;
+      })
+      .join(''),
   );
 
 describe('fuzz: a key in any encoding, anywhere in the request, is never recorded or echoed whole', () => {
@@ -32,8 +34,22 @@ describe('fuzz: a key in any encoding, anywhere in the request, is never recorde
     fc.assert(
       fc.property(encoded(key), fc.constantFrom('path', 'query', 'unknown', 'task-id'), (k, where) => {
         sandbox.clearRequests();
-        const path = where === 'path' ? `/ext/${k}` : where === 'unknown' ? `/nowhere/${k}/x` : where === 'task-id' ? `/ext/tasks/${k}` : '/ext/agents';
-        const res = sandbox.handle({ method: 'GET', path, query: where === 'query' ? `api_key=${k}` : '', header: (n) => (n === 'authorization' ? `Bearer ${key}` : undefined), body: '', clientId: 'fuzz' });
+        const path =
+          where === 'path'
+            ? `/ext/${k}`
+            : where === 'unknown'
+              ? `/nowhere/${k}/x`
+              : where === 'task-id'
+                ? `/ext/tasks/${k}`
+                : '/ext/agents';
+        const res = sandbox.handle({
+          method: 'GET',
+          path,
+          query: where === 'query' ? `api_key=${k}` : '',
+          header: (n) => (n === 'authorization' ? `Bearer ${key}` : undefined),
+          body: '',
+          clientId: 'fuzz',
+        });
         const recorded = JSON.stringify(sandbox.findRequests());
         return !res.body.includes(secret) && !recorded.includes(secret);
       }),
@@ -77,26 +93,55 @@ describe('fuzz: malformed control input', () => {
 
   it('every shared schema refuses with a SandboxError naming a field (never another error)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...Object.keys(controlBodies) as (keyof typeof controlBodies)[]), fc.jsonValue(), (name, value) => {
-        try {
-          parseInput(controlBodies[name], value, 'the request body');
-          return true;
-        } catch (error) {
-          return error instanceof SandboxError;
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...(Object.keys(controlBodies) as (keyof typeof controlBodies)[])),
+        fc.jsonValue(),
+        (name, value) => {
+          try {
+            parseInput(controlBodies[name], value, 'the request body');
+            return true;
+          } catch (error) {
+            return error instanceof SandboxError;
+          }
+        },
+      ),
       { seed, numRuns: runs * 4 },
     );
   });
 
   it('the control API answers random bodies, types and filters with a 2xx or a 4xx in the error shape, never a 5xx', async () => {
-    const routes: [string, string][] = [['POST', '/__sandbox/accounts'], ['PATCH', '/__sandbox/accounts/acc_demo'], ['POST', '/__sandbox/keys'], ['POST', '/__sandbox/clock'], ['POST', '/__sandbox/scenarios'], ['PUT', '/__sandbox/state'], ['POST', '/__sandbox/accounts/acc_demo/webhooks'], ['DELETE', '/__sandbox/scenarios']];
+    const routes: [string, string][] = [
+      ['POST', '/__sandbox/accounts'],
+      ['PATCH', '/__sandbox/accounts/acc_demo'],
+      ['POST', '/__sandbox/keys'],
+      ['POST', '/__sandbox/clock'],
+      ['POST', '/__sandbox/scenarios'],
+      ['PUT', '/__sandbox/state'],
+      ['POST', '/__sandbox/accounts/acc_demo/webhooks'],
+      ['DELETE', '/__sandbox/scenarios'],
+    ];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...routes),
-        fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null'), fc.string(), fc.constant('['.repeat(100))),
-        fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.x+json'),
-        fc.constantFrom('', '?account_id=acc_demo', '?account_id[__proto__]=x', '?scope=sandbox', '?x=1', '?key_id[]=a'),
+        fc.oneof(
+          fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null'),
+          fc.string(),
+          fc.constant('['.repeat(100)),
+        ),
+        fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/vnd.x+json',
+        ),
+        fc.constantFrom(
+          '',
+          '?account_id=acc_demo',
+          '?account_id[__proto__]=x',
+          '?scope=sandbox',
+          '?x=1',
+          '?key_id[]=a',
+        ),
         async ([method, path], body, type, query) => {
           sandbox.reset();
           const res = await httpCall(origin, method, path + query, { headers: { 'content-type': type }, body });

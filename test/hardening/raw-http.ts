@@ -45,7 +45,12 @@ export function parseAnswer(buf: Buffer): RawAnswer {
 
 /** A request in raw bytes: request line, headers as given (names and values unchecked), then the body. */
 export function rawRequest(method: string, target: string, headerPairs: [string, string][], body: string): Buffer {
-  const head = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', ...headerPairs.map(([n, v]) => `${n}: ${v}`), 'Connection: close'];
+  const head = [
+    `${method} ${target} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    ...headerPairs.map(([n, v]) => `${n}: ${v}`),
+    'Connection: close',
+  ];
   if (body !== '' || method === 'POST') head.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'utf8'), Buffer.from(body, 'utf8')]);
 }

@@ -12,7 +12,11 @@ function request(sandbox: SandboxCore, method: string, path: string, body = '', 
 
 function createTasks(sandbox: SandboxCore, n: number): string[] {
   const agentId = sandbox.snapshot().agents[0]!.id;
-  return Array.from({ length: n }, (_, i) => request(sandbox, 'POST', '/ext/tasks', JSON.stringify({ agent_id: agentId, description: `t${i}` })).json.id);
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      request(sandbox, 'POST', '/ext/tasks', JSON.stringify({ agent_id: agentId, description: `t${i}` })).json.id,
+  );
 }
 
 describe('taskRetention', () => {
@@ -52,7 +56,13 @@ describe('taskRetention', () => {
     const kept = small.tasks.list();
     expect(kept).toHaveLength(10);
     // The ten kept are the ten that finished last.
-    const lastTen = big.tasks.list().sort((a, b) => Date.parse(a.completed_at!) - Date.parse(b.completed_at!) || ids.indexOf(a.id) - ids.indexOf(b.id)).slice(-10).map((t) => t.id);
+    const lastTen = big.tasks
+      .list()
+      .sort(
+        (a, b) => Date.parse(a.completed_at!) - Date.parse(b.completed_at!) || ids.indexOf(a.id) - ids.indexOf(b.id),
+      )
+      .slice(-10)
+      .map((t) => t.id);
     expect(kept.map((t) => t.id).sort()).toEqual(lastTen.sort());
   });
 

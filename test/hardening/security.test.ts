@@ -23,7 +23,9 @@ describe('binding', () => {
     const running = await sandbox.listen({ port: 0 });
     try {
       expect(new URL(running.url).hostname).toBe('127.0.0.1');
-      const outside = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal);
       if (outside) expect(await reachable(outside.address, running.port)).toBe(false);
     } finally {
       await running.close();
@@ -57,7 +59,9 @@ describe('binding', () => {
       const none = await httpCall(origin, 'GET', '/__sandbox/accounts');
       expect(none.status).toBe(401);
       expect(none.json.error.code).toBe('invalid_api_key');
-      const wrong = await httpCall(origin, 'POST', '/__sandbox/reset', { headers: { 'X-Sandbox-Token': `${token.slice(0, -1)}x` } });
+      const wrong = await httpCall(origin, 'POST', '/__sandbox/reset', {
+        headers: { 'X-Sandbox-Token': `${token.slice(0, -1)}x` },
+      });
       expect(wrong.status).toBe(401);
       const right = await httpCall(origin, 'GET', '/__sandbox/accounts', { headers: { 'X-Sandbox-Token': token } });
       expect(right.status).toBe(200);
@@ -69,7 +73,10 @@ describe('binding', () => {
         expect(other.stdout()).toContain('team-secret-token-123');
         const o = `http://127.0.0.1:${other.port}`;
         expect((await httpCall(o, 'GET', '/__sandbox/accounts')).status).toBe(401);
-        expect((await httpCall(o, 'GET', '/__sandbox/accounts', { headers: { 'X-Sandbox-Token': 'team-secret-token-123' } })).status).toBe(200);
+        expect(
+          (await httpCall(o, 'GET', '/__sandbox/accounts', { headers: { 'X-Sandbox-Token': 'team-secret-token-123' } }))
+            .status,
+        ).toBe(200);
       } finally {
         other.proc.kill('SIGTERM');
         await other.exited;
@@ -81,10 +88,24 @@ describe('binding', () => {
 describe('API keys', () => {
   it('are looked up by a keyed hash and compared in constant time: the index holds no key value as a map key', () => {
     const index = new KeyIndex();
-    const key = { id: 'key_1', key: 'ak_abcdefghijklmnopqrstuvwxyzABCDEF', accountId: 'acc', scopes: [], revoked: false, label: 'x', createdAt: 0 };
+    const key = {
+      id: 'key_1',
+      key: 'ak_abcdefghijklmnopqrstuvwxyzABCDEF',
+      accountId: 'acc',
+      scopes: [],
+      revoked: false,
+      label: 'x',
+      createdAt: 0,
+    };
     index.set(key.key, key as never);
     expect(index.get(key.key)).toBe(key);
-    for (const guess of ['ak_bbcdefghijklmnopqrstuvwxyzABCDEF', 'ak_abcdefghijklmnopqrstuvwxyzABCDEG', 'ak_abcdefghijklmnopqrstuvwxyzABCDE', `${key.key}F`, '']) {
+    for (const guess of [
+      'ak_bbcdefghijklmnopqrstuvwxyzABCDEF',
+      'ak_abcdefghijklmnopqrstuvwxyzABCDEG',
+      'ak_abcdefghijklmnopqrstuvwxyzABCDE',
+      `${key.key}F`,
+      '',
+    ]) {
       expect(index.get(guess)).toBeUndefined();
     }
     const buckets = (index as unknown as { buckets: Map<unknown, unknown> }).buckets;
@@ -172,25 +193,38 @@ describe('headers and origins', () => {
       httpCall(url, 'GET', '/nowhere'),
       httpCall(url, 'GET', '/__sandbox/accounts'),
       httpCall(url, 'PUT', '/__sandbox/state', { body: '{bad' }),
-      httpCall(url, 'OPTIONS', '/api/v1/ext/agents', { headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'GET' } }),
+      httpCall(url, 'OPTIONS', '/api/v1/ext/agents', {
+        headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'GET' },
+      }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([200, 401, 404, 200, 404, 200, 400, 204]);
     for (const a of answers) expect(a.headers['x-powered-by']).toBeUndefined();
   });
 
   it('the API is open to other origins (CORS), the control API is not', async () => {
-    const apiPreflight = await httpCall(url, 'OPTIONS', '/api/v1/ext/tasks', { headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    const apiPreflight = await httpCall(url, 'OPTIONS', '/api/v1/ext/tasks', {
+      headers: {
+        Origin: 'http://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
+    });
     expect(apiPreflight.headers['access-control-allow-origin']).toBe('*');
     expect(String(apiPreflight.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
 
-    const controlPreflight = await httpCall(url, 'OPTIONS', '/__sandbox/reset', { headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    const controlPreflight = await httpCall(url, 'OPTIONS', '/__sandbox/reset', {
+      headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(controlPreflight.status).toBe(403);
     expect(controlPreflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('a cross-origin form post to the control API (no preflight) is refused and changes nothing', async () => {
     sandbox.accounts.update('acc_demo', { balanceUsd: 123 });
-    const res = await httpCall(url, 'POST', '/__sandbox/reset', { headers: { Origin: 'http://evil.example', 'Content-Type': 'text/plain' }, body: '' });
+    const res = await httpCall(url, 'POST', '/__sandbox/reset', {
+      headers: { Origin: 'http://evil.example', 'Content-Type': 'text/plain' },
+      body: '',
+    });
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe('insufficient_scope');
     expect(ERRORS.insufficient_scope.status).toBe(403);
@@ -198,10 +232,14 @@ describe('headers and origins', () => {
   });
 
   it('DNS rebinding: a same-origin request addressed to another host name is refused on a loopback bind', async () => {
-    const rebound = await httpCall(url, 'POST', '/__sandbox/reset', { headers: { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}` } });
+    const rebound = await httpCall(url, 'POST', '/__sandbox/reset', {
+      headers: { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}` },
+    });
     expect(rebound.status).toBe(403);
     expect(sandbox.accounts.get('acc_demo')!.balance_usd).toBe(123);
-    const local = await httpCall(url, 'GET', '/__sandbox/accounts', { headers: { Host: `localhost:${port}`, Origin: `http://localhost:${port}` } });
+    const local = await httpCall(url, 'GET', '/__sandbox/accounts', {
+      headers: { Host: `localhost:${port}`, Origin: `http://localhost:${port}` },
+    });
     expect(local.status).toBe(200);
   });
 });

@@ -17,14 +17,22 @@ export interface Mine {
 }
 
 async function request(method: string, url: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 }
 
-export const control = (method: string, path: string, body?: unknown) => request(method, `${SERVER}/__sandbox${path}`, {}, body);
+export const control = (method: string, path: string, body?: unknown) =>
+  request(method, `${SERVER}/__sandbox${path}`, {}, body);
 
-export function isolatedRounds(scenario: string, checks: { on(me: Mine): Promise<void>; off(me: Mine): Promise<void> }): void {
+export function isolatedRounds(
+  scenario: string,
+  checks: { on(me: Mine): Promise<void>; off(me: Mine): Promise<void> },
+): void {
   if (!SERVER) throw new Error('SANDBOX_URL is not set: run these files through test/parallel.test.ts.');
   const me = {} as Mine;
   beforeAll(async () => {
@@ -32,7 +40,8 @@ export function isolatedRounds(scenario: string, checks: { on(me: Mine): Promise
     expect(made.status).toBe(201);
     me.accountId = made.json.id;
     me.key = made.json.key.key;
-    me.api = (method, path, body) => request(method, `${SERVER}/api/v1${path}`, { Authorization: `Bearer ${me.key}` }, body);
+    me.api = (method, path, body) =>
+      request(method, `${SERVER}/api/v1${path}`, { Authorization: `Bearer ${me.key}` }, body);
     // Rendezvous with the other file, so that the rounds run at the same time.
     const deadline = Date.now() + 15_000;
     for (;;) {
@@ -50,10 +59,18 @@ export function isolatedRounds(scenario: string, checks: { on(me: Mine): Promise
       expect((await control('DELETE', `/scenarios?account_id=${me.accountId}`)).status).toBe(204);
       await checks.off(me);
       // The journal of my account holds my key only; my tasks are mine only.
-      const journal = (await control('GET', `/requests?account_id=${me.accountId}`)).json.data as { keyId: string; scenarios: string[] }[];
+      const journal = (await control('GET', `/requests?account_id=${me.accountId}`)).json.data as {
+        keyId: string;
+        scenarios: string[];
+      }[];
       expect(journal.length).toBeGreaterThan(0);
-      expect(journal.every((e) => e.keyId === journal[0]!.keyId && e.scenarios.every((s) => s === scenario))).toBe(true);
-      const tasks = (await control('GET', `/tasks?account_id=${me.accountId}`)).json.data as { id: string; agent_id: string }[];
+      expect(journal.every((e) => e.keyId === journal[0]!.keyId && e.scenarios.every((s) => s === scenario))).toBe(
+        true,
+      );
+      const tasks = (await control('GET', `/tasks?account_id=${me.accountId}`)).json.data as {
+        id: string;
+        agent_id: string;
+      }[];
       if (tasks.length > 0) expect((await me.api('GET', `/ext/tasks/${tasks[tasks.length - 1]!.id}`)).status).toBe(200);
     });
   }

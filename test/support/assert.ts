@@ -20,7 +20,10 @@ export function expectError(res: Answer, code: ErrorCode): void {
 const INTEGER = /^(0|[1-9][0-9]*)$/;
 
 /** The three rate-limit headers: integers, and an ISO 8601 UTC reset; exact values where given. */
-export function expectRateHeaders(res: Answer, want: { limit?: number; remaining?: number; resetAt?: number } = {}): void {
+export function expectRateHeaders(
+  res: Answer,
+  want: { limit?: number; remaining?: number; resetAt?: number } = {},
+): void {
   const limit = res.headers.get('x-ratelimit-limit');
   const remaining = res.headers.get('x-ratelimit-remaining');
   const reset = res.headers.get('x-ratelimit-reset');

@@ -24,5 +24,11 @@ export async function chromiumPath(): Promise<string> {
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   const executablePath = await chromiumPath();
   const args = process.env.CHROMIUM_PATH ? ['--headless', ...FLAGS] : [...sparticuz.args, ...FLAGS];
-  return chromium.launch({ executablePath, headless: true, timeout: 60_000, ...options, args: [...args, ...(options.args ?? [])] });
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    timeout: 60_000,
+    ...options,
+    args: [...args, ...(options.args ?? [])],
+  });
 }

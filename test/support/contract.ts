@@ -26,7 +26,13 @@ function validatorAt(path: string): ValidateFunction {
   }
   return v;
 }
-const resolve = (node: any): any => (node?.$ref ? node.$ref.slice(2).split('/').reduce((o: any, k: string) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc) : node);
+const resolve = (node: any): any =>
+  node?.$ref
+    ? node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((o: any, k: string) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc)
+    : node;
 
 /** Codes of a request that matched no operation: the guards before the route, and 404. */
 const UNMATCHED_STATUSES = ['400', '401', '404', '429', '500', '503'];
@@ -53,20 +59,28 @@ export function checkAnswer(method: string, pathAndQuery: string, answer: Answer
     const route = ROUTES[operationId as keyof typeof ROUTES];
     const [m, p] = route.endpoint.split(' ') as [string, string];
     const base = pointer('paths', p.replace(/:id\b/, '{id}'), m.toLowerCase(), 'responses');
-    if (!doc.paths[p.replace(/:id\b/, '{id}')][m.toLowerCase()].responses[String(answer.status)]) fail(`status ${answer.status} is not listed for ${operationId}`);
+    if (!doc.paths[p.replace(/:id\b/, '{id}')][m.toLowerCase()].responses[String(answer.status)])
+      fail(`status ${answer.status} is not listed for ${operationId}`);
     responsePath = `${base}/${answer.status}`;
   } else {
-    if (!UNMATCHED_STATUSES.includes(String(answer.status))) fail('an unmatched route answered a status outside the guards and 404');
+    if (!UNMATCHED_STATUSES.includes(String(answer.status)))
+      fail('an unmatched route answered a status outside the guards and 404');
     responsePath = pointer('components', 'schemas', 'Error');
   }
-  const response = operationId ? responsePath.split('/').reduce((o: any, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc) : { headers: doc.paths['/ext/usage'].get.responses['200'].headers };
+  const response = operationId
+    ? responsePath.split('/').reduce((o: any, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc)
+    : { headers: doc.paths['/ext/usage'].get.responses['200'].headers };
   const contentType = answer.headers.get('content-type') ?? '';
   if (!contentType.startsWith('application/json')) fail(`Content-Type is "${contentType}", not application/json`);
   if (answer.json === undefined) fail('the body is not JSON');
-  const validate = validatorAt(operationId ? `${responsePath}/content/${pointer('application/json')}/schema` : responsePath);
+  const validate = validatorAt(
+    operationId ? `${responsePath}/content/${pointer('application/json')}/schema` : responsePath,
+  );
   if (!validate(answer.json)) fail(`body: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
-  const listedCodes = operationId && answer.status >= 400 ? Object.keys(response.content['application/json'].examples ?? {}) : undefined;
-  if (listedCodes && !listedCodes.includes(answer.json.error.code)) fail(`error.code ${answer.json.error.code} is not one of the codes of ${answer.status}: ${listedCodes.join(', ')}`);
+  const listedCodes =
+    operationId && answer.status >= 400 ? Object.keys(response.content['application/json'].examples ?? {}) : undefined;
+  if (listedCodes && !listedCodes.includes(answer.json.error.code))
+    fail(`error.code ${answer.json.error.code} is not one of the codes of ${answer.status}: ${listedCodes.join(', ')}`);
   for (const [name, ref] of Object.entries(response.headers ?? {})) {
     const header = resolve(ref);
     const value = answer.headers.get(name);
@@ -76,7 +90,8 @@ export function checkAnswer(method: string, pathAndQuery: string, answer: Answer
     }
     const schema = header.schema;
     const parsed = schema.type === 'integer' ? (/^-?[0-9]+$/.test(value) ? Number(value) : value) : value;
-    if (!ajv.validate(schema, parsed)) fail(`header ${name}: "${value}" ${ajv.errorsText(ajv.errors, { dataVar: '' })}`);
+    if (!ajv.validate(schema, parsed))
+      fail(`header ${name}: "${value}" ${ajv.errorsText(ajv.errors, { dataVar: '' })}`);
   }
 }
 

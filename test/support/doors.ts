@@ -60,7 +60,8 @@ export function makeCall(baseUrl: string, options: SandboxOptions = {}, fetcher:
 function plainCall(baseUrl: string, fetcher: typeof fetch): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
-    if (options.key !== undefined && headers.Authorization === undefined) headers.Authorization = `Bearer ${options.key}`;
+    if (options.key !== undefined && headers.Authorization === undefined)
+      headers.Authorization = `Bearer ${options.key}`;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
@@ -85,7 +86,13 @@ export function inProcess(options: SandboxOptions = {}): Door {
   const sandbox = createSandbox(options);
   const server = setupServer(...sandbox.handlers);
   server.listen(unhandledOption('error')); // onUnhandledRequest on msw 2, onUnhandledFrame on msw 3
-  return { name: 'in-process', sandbox, baseUrl: IN_PROCESS_BASE, call: makeCall(IN_PROCESS_BASE, options), close: async () => server.close() };
+  return {
+    name: 'in-process',
+    sandbox,
+    baseUrl: IN_PROCESS_BASE,
+    call: makeCall(IN_PROCESS_BASE, options),
+    close: async () => server.close(),
+  };
 }
 
 /** The sandbox's node server on 127.0.0.1, port 0. */
@@ -99,7 +106,13 @@ export async function overSocket(options: SandboxOptions = {}): Promise<Door> {
 /** `sandbox.fetch`: the core answering a standard fetch, no msw interception. */
 export function viaFetch(options: SandboxOptions = {}): Door {
   const sandbox = createSandbox(options);
-  return { name: 'fetch', sandbox, baseUrl: IN_PROCESS_BASE, call: makeCall(IN_PROCESS_BASE, options, sandbox.fetch), close: async () => {} };
+  return {
+    name: 'fetch',
+    sandbox,
+    baseUrl: IN_PROCESS_BASE,
+    call: makeCall(IN_PROCESS_BASE, options, sandbox.fetch),
+    close: async () => {},
+  };
 }
 
 export const DOORS = [

@@ -22,14 +22,36 @@ const T0 = Date.parse('2026-01-31T23:59:50.000Z'); // ten seconds before a perio
 function world(n: number) {
   const state = stateFromFixtures(parseFixtureSet(taskFixtures()), T0, periodBounds(T0));
   const events: string[] = [];
-  const env: TaskEnv = { state, seed: 3, faker: createFaker(), timings: DEFAULT_TASK_TIMINGS, taskRetention: 500, onTaskEvent: (e) => events.push(`${e.type} ${e.task.id} ${e.at}`) };
+  const env: TaskEnv = {
+    state,
+    seed: 3,
+    faker: createFaker(),
+    timings: DEFAULT_TASK_TIMINGS,
+    taskRetention: 500,
+    onTaskEvent: (e) => events.push(`${e.type} ${e.task.id} ${e.at}`),
+  };
   const accounts = [state.accounts.get('acc_enterprise')!, state.accounts.get('acc_pro')!];
   for (const a of accounts) a.balanceNano = 1e13;
   for (let i = 0; i < n; i++) {
     const agent = state.agents[i % state.agents.length]!;
-    createTask(env, accounts[i % 2]!, { agent, description: `task ${i}`, priority: PRIORITIES[(i * 5) % 4]!, model: agent.model }, T0 + (i % 5000), { tpm: Number.MAX_SAFE_INTEGER, fail: i % 7 === 0 });
+    createTask(
+      env,
+      accounts[i % 2]!,
+      { agent, description: `task ${i}`, priority: PRIORITIES[(i * 5) % 4]!, model: agent.model },
+      T0 + (i % 5000),
+      { tpm: Number.MAX_SAFE_INTEGER, fail: i % 7 === 0 },
+    );
   }
-  return { env, events, books: () => JSON.stringify({ accounts: [...state.accounts.values()], tasks: [...state.tasks.values()], finished: [...state.finished] }) };
+  return {
+    env,
+    events,
+    books: () =>
+      JSON.stringify({
+        accounts: [...state.accounts.values()],
+        tasks: [...state.tasks.values()],
+        finished: [...state.finished],
+      }),
+  };
 }
 
 describe('settling in slices keeps the books exact', () => {
@@ -56,7 +78,10 @@ describe('settling in slices keeps the books exact', () => {
     vi.useFakeTimers({ now: T0 });
     const lazy = world(3000);
     const eager = world(3000);
-    const loop = createSettleLoop(() => lazy.env, () => Date.now());
+    const loop = createSettleLoop(
+      () => lazy.env,
+      () => Date.now(),
+    );
     loop.arm();
     vi.advanceTimersByTime(10 * 60 * 1000); // ten minutes of idle: only timers run
     loop.stop();
@@ -72,11 +97,20 @@ describe('settling in slices keeps the books exact', () => {
     sandbox.accounts.update('acc_enterprise', { balanceUsd: 1e6, limits: { rpm: 1_000_000, tpm: 1_000_000_000 } });
     const header = (n: string) => (n === 'authorization' ? `Bearer ${ADMIN.enterprise}` : undefined);
     for (let i = 0; i < 2000; i++) {
-      const res = sandbox.handle({ method: 'POST', path: '/ext/tasks', query: '', clientId: 't', header, body: `{"agent_id":"agt_bravo","description":"t${i}"}` });
+      const res = sandbox.handle({
+        method: 'POST',
+        path: '/ext/tasks',
+        query: '',
+        clientId: 't',
+        header,
+        body: `{"agent_id":"agt_bravo","description":"t${i}"}`,
+      });
       expect(res.status).toBe(201);
     }
     vi.advanceTimersByTime(20_000);
-    const usage = JSON.parse(sandbox.handle({ method: 'GET', path: '/ext/usage', query: '', clientId: 't', header, body: '' }).body);
+    const usage = JSON.parse(
+      sandbox.handle({ method: 'GET', path: '/ext/usage', query: '', clientId: 't', header, body: '' }).body,
+    );
     expect(usage.tasks).toEqual({ queued: 0, running: 0, completed: 2000, failed: 0 });
     expect(sandbox.accounts.get('acc_enterprise')!.held_usd).toBe(0);
   });

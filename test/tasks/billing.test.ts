@@ -21,46 +21,59 @@ function nanoPerToken(price: string): bigint {
 
 /** "Charge is per token consumed: input tokens plus output tokens", less the plan's discount; exact, in nano-dollars. */
 function expectedCost(model: ModelName, plan: PlanId, input: number, output: number): bigint {
-  const list = BigInt(input) * nanoPerToken(DOC_PRICES[model].input) + BigInt(output) * nanoPerToken(DOC_PRICES[model].output);
+  const list =
+    BigInt(input) * nanoPerToken(DOC_PRICES[model].input) + BigInt(output) * nanoPerToken(DOC_PRICES[model].output);
   const scaled = list * (100n - DOC_DISCOUNT_PERCENT[plan]);
   expect(scaled % 100n, 'every discounted price is a whole number of nano-dollars').toBe(0n);
   return scaled / 100n;
 }
 
 const DESCRIPTION = `Price check: ${'z'.repeat(997)}`; // 1,010 characters
-const ROWS = PLANS_UNDER_TEST.flatMap((plan) => (Object.keys(DOC_PRICES) as ModelName[]).map((model) => ({ plan, model })));
+const ROWS = PLANS_UNDER_TEST.flatMap((plan) =>
+  (Object.keys(DOC_PRICES) as ModelName[]).map((model) => ({ plan, model })),
+);
 
 describe.each(DOORS)('per-token billing (%s)', (_kind, open) => {
   let door: Door;
   beforeAll(async () => {
     door = await open(OPTIONS);
-    for (const plan of PLANS_UNDER_TEST) door.sandbox.accounts.update(`acc_${plan}`, { balanceUsd: 100, limits: { rpm: 10_000, tpm: 1_000_000 } });
+    for (const plan of PLANS_UNDER_TEST)
+      door.sandbox.accounts.update(`acc_${plan}`, { balanceUsd: 100, limits: { rpm: 10_000, tpm: 1_000_000 } });
   });
   afterAll(() => door.close());
 
-  it.each(ROWS)('"Charge is per token consumed: input tokens plus output tokens": exact cost of $model on the $plan plan', async ({ plan, model }) => {
-    const accountId = `acc_${plan}`;
-    const balanceBefore = nano(door.sandbox.accounts.get(accountId)!.balance_usd);
-    const created = await postTask(door, ADMIN[plan], { agent_id: 'agt_fixed', description: DESCRIPTION, model });
-    expect(created.status).toBe(201);
-    door.sandbox.clock.advance('30s');
-    const task = (await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN[plan] })).json;
-    expect(task.status).toBe('completed');
-    const input = expectedInputTokens(DESCRIPTION, 'agt_fixed');
-    expect(task.usage.input_tokens).toBe(input);
-    expect(task.usage.output_tokens).toBe(AGENTS.agt_fixed.outputMax);
-    const cost = expectedCost(model, plan, input, AGENTS.agt_fixed.outputMax);
-    // USD at the edge: the JSON number is the exact nano-dollar figure divided by 1e9.
-    expect(task.usage.cost_usd).toBe(Number(cost) / 1e9);
-    expect(BigInt(balanceBefore - nano(door.sandbox.accounts.get(accountId)!.balance_usd))).toBe(cost);
-  });
+  it.each(ROWS)(
+    '"Charge is per token consumed: input tokens plus output tokens": exact cost of $model on the $plan plan',
+    async ({ plan, model }) => {
+      const accountId = `acc_${plan}`;
+      const balanceBefore = nano(door.sandbox.accounts.get(accountId)!.balance_usd);
+      const created = await postTask(door, ADMIN[plan], { agent_id: 'agt_fixed', description: DESCRIPTION, model });
+      expect(created.status).toBe(201);
+      door.sandbox.clock.advance('30s');
+      const task = (await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN[plan] })).json;
+      expect(task.status).toBe('completed');
+      const input = expectedInputTokens(DESCRIPTION, 'agt_fixed');
+      expect(task.usage.input_tokens).toBe(input);
+      expect(task.usage.output_tokens).toBe(AGENTS.agt_fixed.outputMax);
+      const cost = expectedCost(model, plan, input, AGENTS.agt_fixed.outputMax);
+      // USD at the edge: the JSON number is the exact nano-dollar figure divided by 1e9.
+      expect(task.usage.cost_usd).toBe(Number(cost) / 1e9);
+      expect(BigInt(balanceBefore - nano(door.sandbox.accounts.get(accountId)!.balance_usd))).toBe(cost);
+    },
+  );
 
   it('"10% volume discount" (Pro) and "20% volume discount" (Enterprise): exactly 90 % and 80 % of the list price that Free and Starter pay', async () => {
     const costs: Partial<Record<PlanId, number>> = {};
     for (const plan of PLANS_UNDER_TEST) {
-      const created = await postTask(door, ADMIN[plan], { agent_id: 'agt_fixed', description: 'Discount check.', model: 'model-c' });
+      const created = await postTask(door, ADMIN[plan], {
+        agent_id: 'agt_fixed',
+        description: 'Discount check.',
+        model: 'model-c',
+      });
       door.sandbox.clock.advance('30s');
-      costs[plan] = nano((await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN[plan] })).json.usage.cost_usd);
+      costs[plan] = nano(
+        (await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN[plan] })).json.usage.cost_usd,
+      );
     }
     expect(costs.free).toBe(costs.starter);
     expect(costs.pro! * 10).toBe(costs.starter! * 9);
@@ -89,12 +102,16 @@ describe.each(DOORS)('per-token billing (%s)', (_kind, open) => {
     expect(BigInt(nano(before.balance_usd) - nano(after.balance_usd))).toBe(charged);
   });
 
-  it('output tokens are decided per task from the seed, within the agent\'s range', async () => {
+  it("output tokens are decided per task from the seed, within the agent's range", async () => {
     const seen = new Set<number>();
     for (let i = 0; i < 12; i++) {
-      const created = await postTask(door, ADMIN.enterprise, { agent_id: 'agt_bravo', description: `Output draw ${i}` });
+      const created = await postTask(door, ADMIN.enterprise, {
+        agent_id: 'agt_bravo',
+        description: `Output draw ${i}`,
+      });
       door.sandbox.clock.advance('30s');
-      const out = (await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN.enterprise })).json.usage.output_tokens;
+      const out = (await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN.enterprise })).json.usage
+        .output_tokens;
       expect(out).toBeGreaterThanOrEqual(AGENTS.agt_bravo.outputMin);
       expect(out).toBeLessThanOrEqual(AGENTS.agt_bravo.outputMax);
       seen.add(out);
@@ -103,7 +120,7 @@ describe.each(DOORS)('per-token billing (%s)', (_kind, open) => {
   });
 });
 
-it('input tokens: about 4 characters a token, rounded up, plus the agent\'s fixed overhead', async () => {
+it("input tokens: about 4 characters a token, rounded up, plus the agent's fixed overhead", async () => {
   const [, open] = DOORS[0];
   const door = await open(OPTIONS);
   try {

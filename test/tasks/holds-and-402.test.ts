@@ -16,43 +16,55 @@ async function holdOfOne(door: Door): Promise<number> {
 }
 
 describe('"A task that the account cannot pay for fails with 402 insufficient_credits"', () => {
-  for (const [name, run] of eachDoor('the Free plan starts with $0 of credits: 402 insufficient_credits, and nothing changes (snapshot before = after)', async (door) => {
-    const before = door.sandbox.snapshot();
-    const res = await postTask(door, ADMIN.free, body);
-    expect(res.status).toBe(ERRORS.insufficient_credits.status);
-    expect(res.json.error.code).toBe('insufficient_credits');
-    expect(res.json.error.message).toMatch(/^Insufficient credits/);
-    const after = door.sandbox.snapshot();
-    expect(moneyAndTasks(after)).toEqual(moneyAndTasks(before));
-    // Only the request counters moved: no task, no hold, no charge, no token in the TPM window.
-    expect(after.tasks).toHaveLength(0);
-    expect(after.accounts.find((a) => a.id === 'acc_free')!.heldNano).toBe(0);
-    expect(door.sandbox.tasks.list('acc_free')).toEqual([]);
-  })) it(name, run);
+  for (const [name, run] of eachDoor(
+    'the Free plan starts with $0 of credits: 402 insufficient_credits, and nothing changes (snapshot before = after)',
+    async (door) => {
+      const before = door.sandbox.snapshot();
+      const res = await postTask(door, ADMIN.free, body);
+      expect(res.status).toBe(ERRORS.insufficient_credits.status);
+      expect(res.json.error.code).toBe('insufficient_credits');
+      expect(res.json.error.message).toMatch(/^Insufficient credits/);
+      const after = door.sandbox.snapshot();
+      expect(moneyAndTasks(after)).toEqual(moneyAndTasks(before));
+      // Only the request counters moved: no task, no hold, no charge, no token in the TPM window.
+      expect(after.tasks).toHaveLength(0);
+      expect(after.accounts.find((a) => a.id === 'acc_free')!.heldNano).toBe(0);
+      expect(door.sandbox.tasks.list('acc_free')).toEqual([]);
+    },
+  ))
+    it(name, run);
 
-  for (const [name, run] of eachDoor('a balance one nano-dollar short of the hold: 402, nothing changes; a balance equal to the hold: 201', async (door) => {
-    const hold = await holdOfOne(door);
-    door.sandbox.accounts.update('acc_pro', { balanceUsd: (hold - 1) / 1e9 });
-    const before = moneyAndTasks(door.sandbox.snapshot());
-    expect((await postTask(door, ADMIN.pro, body)).status).toBe(402);
-    expect(moneyAndTasks(door.sandbox.snapshot())).toEqual(before);
-    door.sandbox.accounts.update('acc_pro', { balanceUsd: hold / 1e9 });
-    expect((await postTask(door, ADMIN.pro, body)).status).toBe(201);
-  })) it(name, run);
+  for (const [name, run] of eachDoor(
+    'a balance one nano-dollar short of the hold: 402, nothing changes; a balance equal to the hold: 201',
+    async (door) => {
+      const hold = await holdOfOne(door);
+      door.sandbox.accounts.update('acc_pro', { balanceUsd: (hold - 1) / 1e9 });
+      const before = moneyAndTasks(door.sandbox.snapshot());
+      expect((await postTask(door, ADMIN.pro, body)).status).toBe(402);
+      expect(moneyAndTasks(door.sandbox.snapshot())).toEqual(before);
+      door.sandbox.accounts.update('acc_pro', { balanceUsd: hold / 1e9 });
+      expect((await postTask(door, ADMIN.pro, body)).status).toBe(201);
+    },
+  ))
+    it(name, run);
 
-  for (const [name, run] of eachDoor('holds count: a task is refused when its estimate exceeds the balance minus the holds of unfinished tasks', async (door) => {
-    const hold = await holdOfOne(door);
-    door.sandbox.accounts.update('acc_pro', { balanceUsd: (2 * hold + hold - 1) / 1e9 });
-    expect((await postTask(door, ADMIN.pro, body)).status).toBe(201);
-    expect((await postTask(door, ADMIN.pro, body)).status).toBe(201);
-    // The balance itself is untouched (nothing charged yet), but only hold − 1 is spendable.
-    expect(nano(door.sandbox.accounts.get('acc_pro')!.balance_usd)).toBe(3 * hold - 1);
-    expect((await postTask(door, ADMIN.pro, body)).status).toBe(402);
-    // Once the two complete, their holds are released and their (equal, fixed-output) charges taken.
-    door.sandbox.clock.advance('1m');
-    expect(nano(door.sandbox.accounts.get('acc_pro')!.held_usd)).toBe(0);
-    expect(nano(door.sandbox.accounts.get('acc_pro')!.balance_usd)).toBe(hold - 1);
-  })) it(name, run);
+  for (const [name, run] of eachDoor(
+    'holds count: a task is refused when its estimate exceeds the balance minus the holds of unfinished tasks',
+    async (door) => {
+      const hold = await holdOfOne(door);
+      door.sandbox.accounts.update('acc_pro', { balanceUsd: (2 * hold + hold - 1) / 1e9 });
+      expect((await postTask(door, ADMIN.pro, body)).status).toBe(201);
+      expect((await postTask(door, ADMIN.pro, body)).status).toBe(201);
+      // The balance itself is untouched (nothing charged yet), but only hold − 1 is spendable.
+      expect(nano(door.sandbox.accounts.get('acc_pro')!.balance_usd)).toBe(3 * hold - 1);
+      expect((await postTask(door, ADMIN.pro, body)).status).toBe(402);
+      // Once the two complete, their holds are released and their (equal, fixed-output) charges taken.
+      door.sandbox.clock.advance('1m');
+      expect(nano(door.sandbox.accounts.get('acc_pro')!.held_usd)).toBe(0);
+      expect(nano(door.sandbox.accounts.get('acc_pro')!.balance_usd)).toBe(hold - 1);
+    },
+  ))
+    it(name, run);
 });
 
 describe.each(DOORS)('holds under 200 concurrent POSTs (%s)', (_kind, open) => {
@@ -76,7 +88,9 @@ describe.each(DOORS)('holds under 200 concurrent POSTs (%s)', (_kind, open) => {
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(k);
       expect(statuses.filter((s) => s === 402)).toHaveLength(200 - k);
-      expect(answers.filter((a) => a.status === 402).every((a) => a.json.error.code === 'insufficient_credits')).toBe(true);
+      expect(answers.filter((a) => a.status === 402).every((a) => a.json.error.code === 'insufficient_credits')).toBe(
+        true,
+      );
       const tasks = sandbox.tasks.list('acc_demo');
       expect(tasks).toHaveLength(k);
       // Every unfinished task holds exactly one estimate; nothing more is held.
@@ -90,26 +104,37 @@ describe.each(DOORS)('holds under 200 concurrent POSTs (%s)', (_kind, open) => {
 });
 
 describe('"The balance never goes below zero"', () => {
-  for (const [name, run] of eachDoor('lowering the balance to $0 while a task runs: the task still completes and the balance stays at 0', async (door) => {
-    const created = await postTask(door, ADMIN.pro, { agent_id: 'agt_alpha', description: 'Run while the money goes.' });
-    door.sandbox.clock.advance('1s');
-    expect(door.sandbox.tasks.get(created.json.id)!.status).toBe('running');
-    door.sandbox.accounts.update('acc_pro', { balanceUsd: 0 });
-    door.sandbox.clock.advance('1m');
-    const task = (await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN.pro })).json;
-    expect(task.status).toBe('completed');
-    expect(task.usage.cost_usd).toBeGreaterThan(0);
-    const usage = (await door.call('GET', '/ext/usage', { key: ADMIN.pro })).json;
-    expect(usage.balance_usd).toBe(0);
-    expect(door.sandbox.accounts.get('acc_pro')!.held_usd).toBe(0);
-  })) it(name, run);
+  for (const [name, run] of eachDoor(
+    'lowering the balance to $0 while a task runs: the task still completes and the balance stays at 0',
+    async (door) => {
+      const created = await postTask(door, ADMIN.pro, {
+        agent_id: 'agt_alpha',
+        description: 'Run while the money goes.',
+      });
+      door.sandbox.clock.advance('1s');
+      expect(door.sandbox.tasks.get(created.json.id)!.status).toBe('running');
+      door.sandbox.accounts.update('acc_pro', { balanceUsd: 0 });
+      door.sandbox.clock.advance('1m');
+      const task = (await door.call('GET', `/ext/tasks/${created.json.id}`, { key: ADMIN.pro })).json;
+      expect(task.status).toBe('completed');
+      expect(task.usage.cost_usd).toBeGreaterThan(0);
+      const usage = (await door.call('GET', '/ext/usage', { key: ADMIN.pro })).json;
+      expect(usage.balance_usd).toBe(0);
+      expect(door.sandbox.accounts.get('acc_pro')!.held_usd).toBe(0);
+    },
+  ))
+    it(name, run);
 
-  for (const [name, run] of eachDoor('lowering the balance below the coming charge: the balance ends at 0, not below', async (door) => {
-    const created = await postTask(door, ADMIN.pro, { agent_id: 'agt_fixed', description: 'Partly paid.' });
-    door.sandbox.accounts.update('acc_pro', { balanceUsd: 0.000001 });
-    door.sandbox.clock.advance('1m');
-    const task = door.sandbox.tasks.get(created.json.id)!;
-    expect(nano(task.usage.cost_usd)).toBeGreaterThan(1_000);
-    expect(door.sandbox.accounts.get('acc_pro')!.balance_usd).toBe(0);
-  })) it(name, run);
+  for (const [name, run] of eachDoor(
+    'lowering the balance below the coming charge: the balance ends at 0, not below',
+    async (door) => {
+      const created = await postTask(door, ADMIN.pro, { agent_id: 'agt_fixed', description: 'Partly paid.' });
+      door.sandbox.accounts.update('acc_pro', { balanceUsd: 0.000001 });
+      door.sandbox.clock.advance('1m');
+      const task = door.sandbox.tasks.get(created.json.id)!;
+      expect(nano(task.usage.cost_usd)).toBeGreaterThan(1_000);
+      expect(door.sandbox.accounts.get('acc_pro')!.balance_usd).toBe(0);
+    },
+  ))
+    it(name, run);
 });

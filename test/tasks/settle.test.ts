@@ -41,13 +41,30 @@ describe('settling: "settling costs O(log n) per due task, not a scan of all tas
     const tasks = new CountingMap<string, Task>();
     state.tasks = tasks;
     const events: TaskEvent[] = [];
-    const env: TaskEnv = { state, seed: 7, faker: createFaker(), timings: DEFAULT_TASK_TIMINGS, onTaskEvent: (e) => events.push({ ...e, task: { ...e.task } }) };
+    const env: TaskEnv = {
+      state,
+      seed: 7,
+      faker: createFaker(),
+      timings: DEFAULT_TASK_TIMINGS,
+      onTaskEvent: (e) => events.push({ ...e, task: { ...e.task } }),
+    };
     const account = state.accounts.get('acc_enterprise')!;
     account.balanceNano = 1e15;
     const agents = state.agents;
     for (let i = 0; i < N; i++) {
       // Created over 5 s, in a shuffled order of priorities and agents: their due times interleave.
-      createTask(env, account, { agent: agents[i % agents.length]!, description: `task ${i}`, priority: PRIORITIES[(i * 7) % 4]!, model: 'model-b' }, t0 + (i % 5000), { tpm: Number.MAX_SAFE_INTEGER });
+      createTask(
+        env,
+        account,
+        {
+          agent: agents[i % agents.length]!,
+          description: `task ${i}`,
+          priority: PRIORITIES[(i * 7) % 4]!,
+          model: 'model-b',
+        },
+        t0 + (i % 5000),
+        { tpm: Number.MAX_SAFE_INTEGER },
+      );
     }
     expect(tasks.size).toBe(N);
     const created = events.length;
@@ -73,13 +90,26 @@ describe('settling: "settling costs O(log n) per due task, not a scan of all tas
       expect(tasks.scans).toBe(0);
       expect(tasks.gets).toBe(0);
       const since = now === t0 + 1001 ? now : now - 250;
-      expect(events.length - before).toBe([...tasks.values()].filter((t) => (t.startAt > since && t.startAt <= now) || (t.endAt > since && t.endAt <= now)).length);
+      expect(events.length - before).toBe(
+        [...tasks.values()].filter(
+          (t) => (t.startAt > since && t.startAt <= now) || (t.endAt > since && t.endAt <= now),
+        ).length,
+      );
     }
     tasks.scans = 0;
     const moves = events.slice(created);
     expect(moves).toHaveLength(2 * N);
-    expect(moves.findIndex((m, i) => i > 0 && m.at < moves[i - 1]!.at), 'first move out of time order').toBe(-1);
-    const wrong = [...tasks.values()].filter((t) => t.status !== 'completed' || t.startedAt !== t.startAt || t.completedAt !== t.endAt || t.startAt !== t.createdAt + 1000);
+    expect(
+      moves.findIndex((m, i) => i > 0 && m.at < moves[i - 1]!.at),
+      'first move out of time order',
+    ).toBe(-1);
+    const wrong = [...tasks.values()].filter(
+      (t) =>
+        t.status !== 'completed' ||
+        t.startedAt !== t.startAt ||
+        t.completedAt !== t.endAt ||
+        t.startAt !== t.createdAt + 1000,
+    );
     expect(wrong).toEqual([]);
     const started = new Map(moves.filter((e) => e.type === 'task.started').map((e) => [e.task.id, e.at]));
     expect(moves.filter((m) => m.type === 'task.completed' && !(m.at > started.get(m.task.id)!))).toEqual([]);
@@ -92,13 +122,22 @@ describe('settling: "settling costs O(log n) per due task, not a scan of all tas
     sandbox.accounts.update('acc_enterprise', { balanceUsd: 1e6, limits: { rpm: 1_000_000, tpm: 1_000_000_000 } });
     const header = (n: string) => (n === 'authorization' ? `Bearer ${ADMIN.enterprise}` : undefined);
     for (let i = 0; i < N; i++) {
-      const res = sandbox.handle({ method: 'POST', path: '/ext/tasks', query: '', clientId: 't', header, body: `{"agent_id":"agt_bravo","description":"t${i}","priority":"${PRIORITIES[i % 4]}"}` });
+      const res = sandbox.handle({
+        method: 'POST',
+        path: '/ext/tasks',
+        query: '',
+        clientId: 't',
+        header,
+        body: `{"agent_id":"agt_bravo","description":"t${i}","priority":"${PRIORITIES[i % 4]}"}`,
+      });
       if (res.status !== 201) expect(res.body).toBe('201');
     }
     const finalOf = (() => {
       const probe = sandbox.snapshot();
       sandbox.clock.advance('1m');
-      const final = new Map(sandbox.tasks.list().map((t) => [t.id, { start: Date.parse(t.started_at!), end: Date.parse(t.completed_at!) }]));
+      const final = new Map(
+        sandbox.tasks.list().map((t) => [t.id, { start: Date.parse(t.started_at!), end: Date.parse(t.completed_at!) }]),
+      );
       sandbox.restore(probe);
       return final;
     })();
@@ -112,7 +151,9 @@ describe('settling: "settling costs O(log n) per due task, not a scan of all tas
         if (t.status !== expected) expect(`${t.id} at +${step}: ${t.status}`).toBe(expected);
       }
     }
-    const usage = JSON.parse(sandbox.handle({ method: 'GET', path: '/ext/usage', query: '', clientId: 't', header, body: '' }).body);
+    const usage = JSON.parse(
+      sandbox.handle({ method: 'GET', path: '/ext/usage', query: '', clientId: 't', header, body: '' }).body,
+    );
     expect(usage.tasks).toEqual({ queued: 0, running: 0, completed: N, failed: 0 });
   });
 });

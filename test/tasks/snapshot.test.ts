@@ -4,8 +4,19 @@ import { ADMIN, OPTIONS, nano } from './support.js';
 
 const auth = (key: string) => (n: string) => (n === 'authorization' ? `Bearer ${key}` : undefined);
 type S = ReturnType<typeof createSandbox>;
-const post = (s: S, key: string, body: unknown) => JSON.parse(s.handle({ method: 'POST', path: '/ext/tasks', query: '', clientId: 't', body: JSON.stringify(body), header: auth(key) }).body);
-const read = (s: S, key: string, path: string) => s.handle({ method: 'GET', path, query: '', clientId: 't', body: '', header: auth(key) }).body;
+const post = (s: S, key: string, body: unknown) =>
+  JSON.parse(
+    s.handle({
+      method: 'POST',
+      path: '/ext/tasks',
+      query: '',
+      clientId: 't',
+      body: JSON.stringify(body),
+      header: auth(key),
+    }).body,
+  );
+const read = (s: S, key: string, path: string) =>
+  s.handle({ method: 'GET', path, query: '', clientId: 't', body: '', header: auth(key) }).body;
 
 /** A sandbox with a task in every status, holds outstanding, and a period rolled over once. */
 function busySandbox(): { sandbox: S; ids: string[] } {
@@ -47,14 +58,24 @@ describe('snapshot() and restore() cover tasks, holds and periods', () => {
     expect(copy.accounts.list()).toEqual(sandbox.accounts.list());
     expect(copy.accounts.get('acc_pro')!.held_usd).toBe(0);
     // And the next task gets the same id in both.
-    expect(post(copy, ADMIN.pro, { agent_id: 'agt_fixed', description: 'next' }).id).toBe(post(sandbox, ADMIN.pro, { agent_id: 'agt_fixed', description: 'next' }).id);
+    expect(post(copy, ADMIN.pro, { agent_id: 'agt_fixed', description: 'next' }).id).toBe(
+      post(sandbox, ADMIN.pro, { agent_id: 'agt_fixed', description: 'next' }).id,
+    );
   });
 
   it('restore() brings a sandbox back to the snapshot, idempotency keys included', () => {
     const { sandbox } = busySandbox();
     const snap = sandbox.snapshot();
     const before = sandbox.accounts.list();
-    const replay = (s: S) => s.handle({ method: 'POST', path: '/ext/tasks', query: '', clientId: 't', body: JSON.stringify({ agent_id: 'agt_fixed', description: 'keyed' }), header: (n) => (n === 'authorization' ? `Bearer ${ADMIN.pro}` : n === 'idempotency-key' ? 'k-1' : undefined) });
+    const replay = (s: S) =>
+      s.handle({
+        method: 'POST',
+        path: '/ext/tasks',
+        query: '',
+        clientId: 't',
+        body: JSON.stringify({ agent_id: 'agt_fixed', description: 'keyed' }),
+        header: (n) => (n === 'authorization' ? `Bearer ${ADMIN.pro}` : n === 'idempotency-key' ? 'k-1' : undefined),
+      });
     const first = replay(sandbox);
     const withKey = sandbox.snapshot();
     post(sandbox, ADMIN.pro, { agent_id: 'agt_alpha', description: 'after the snapshot' });

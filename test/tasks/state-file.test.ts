@@ -19,22 +19,40 @@ afterEach(async () => {
 
 async function start(stateFile: string): Promise<{ run: CliRun; api: string; key: string }> {
   const out: string[] = [];
-  const run = (await main(['--port', '0', '--clock', 'manual', '--quiet', '--state', stateFile], { stdout: (t) => out.push(t), stderr: (t) => out.push(t), env: {} }))!;
+  const run = (await main(['--port', '0', '--clock', 'manual', '--quiet', '--state', stateFile], {
+    stdout: (t) => out.push(t),
+    stderr: (t) => out.push(t),
+    env: {},
+  }))!;
   runs.push(run);
   const key = run.sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
   return { run, api: out.join('').trim(), key };
 }
 
 const call = (api: string, key: string, method: string, path: string, body?: unknown) =>
-  fetch(`${api}${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${api}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('--state FILE: "load state from FILE at start, save it there at exit"', () => {
   it('with no file yet the CLI starts from the fixtures; stop() saves the state; the next start loads it (tasks, holds, periods)', async () => {
     const file = join(dir, 'state.json');
     const first = await start(file);
     const agents = await (await call(first.api, first.key, 'GET', '/ext/agents?limit=2')).json();
-    const queued = await (await call(first.api, first.key, 'POST', '/ext/tasks', { agent_id: agents.data[0].id, description: 'Kept across restarts.' })).json();
-    const done = await (await call(first.api, first.key, 'POST', '/ext/tasks', { agent_id: agents.data[1].id, description: 'Finished before the restart.' })).json();
+    const queued = await (
+      await call(first.api, first.key, 'POST', '/ext/tasks', {
+        agent_id: agents.data[0].id,
+        description: 'Kept across restarts.',
+      })
+    ).json();
+    const done = await (
+      await call(first.api, first.key, 'POST', '/ext/tasks', {
+        agent_id: agents.data[1].id,
+        description: 'Finished before the restart.',
+      })
+    ).json();
     first.run.sandbox.tasks.complete(done.id);
     const usage = await (await call(first.api, first.key, 'GET', '/ext/usage')).text();
     const account = first.run.sandbox.accounts.get('acc_demo');
@@ -48,7 +66,9 @@ describe('--state FILE: "load state from FILE at start, save it there at exit"',
 
     const second = await start(file);
     expect(await (await call(second.api, second.key, 'GET', `/ext/tasks/${queued.id}`)).json()).toEqual(queued);
-    expect((await (await call(second.api, second.key, 'GET', `/ext/tasks/${done.id}`)).json()).status).toBe('completed');
+    expect((await (await call(second.api, second.key, 'GET', `/ext/tasks/${done.id}`)).json()).status).toBe(
+      'completed',
+    );
     expect(second.run.sandbox.accounts.get('acc_demo')).toEqual(account);
     // The usage read after the restart counts one more request than the one before it; the rest is the same.
     const again = JSON.parse(await (await call(second.api, second.key, 'GET', '/ext/usage')).text());
@@ -66,7 +86,9 @@ describe('--state FILE: "load state from FILE at start, save it there at exit"',
     saveStateFile(file, sandbox.snapshot());
     const secondText = readFileSync(file, 'utf8');
     expect(secondText).not.toBe(firstText);
-    expect(JSON.parse(secondText).accounts.find((a: { id: string }) => a.id === 'acc_demo').balanceNano).toBe(1_500_000_000);
+    expect(JSON.parse(secondText).accounts.find((a: { id: string }) => a.id === 'acc_demo').balanceNano).toBe(
+      1_500_000_000,
+    );
     expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
@@ -82,14 +104,18 @@ describe('--state FILE: "load state from FILE at start, save it there at exit"',
   it('a state file that is not JSON stops the start with a clear error, and is left untouched', async () => {
     const file = join(dir, 'broken.json');
     writeFileSync(file, '{ not json');
-    await expect(main(['--port', '0', '--quiet', '--state', file], { stdout: () => {}, stderr: () => {}, env: {} })).rejects.toThrow(/not valid JSON/);
+    await expect(
+      main(['--port', '0', '--quiet', '--state', file], { stdout: () => {}, stderr: () => {}, env: {} }),
+    ).rejects.toThrow(/not valid JSON/);
     expect(readFileSync(file, 'utf8')).toBe('{ not json');
   });
 
   it('a JSON file that is not a snapshot stops the start too', async () => {
     const file = join(dir, 'other.json');
     writeFileSync(file, '{"hello":"world"}');
-    await expect(main(['--port', '0', '--quiet', '--state', file], { stdout: () => {}, stderr: () => {}, env: {} })).rejects.toThrow(/snapshot/);
+    await expect(
+      main(['--port', '0', '--quiet', '--state', file], { stdout: () => {}, stderr: () => {}, env: {} }),
+    ).rejects.toThrow(/snapshot/);
     expect(readFileSync(file, 'utf8')).toBe('{"hello":"world"}');
   });
 });

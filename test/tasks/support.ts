@@ -30,9 +30,27 @@ export function taskFixtures(): FixtureSet {
     name: 'tasks-test',
     accounts: PLANS_UNDER_TEST.map((plan) => ({ id: `acc_${plan}`, name: `The ${plan} account`, plan })),
     keys: [
-      ...PLANS_UNDER_TEST.map((plan) => ({ id: `key_${plan}_admin`, key: ADMIN[plan], account_id: `acc_${plan}`, scopes: ['admin' as const], label: 'admin' })),
-      { id: 'key_pro_read_tasks', key: PRO_READ_TASKS, account_id: 'acc_pro', scopes: ['read:tasks'], label: 'read:tasks' },
-      { id: 'key_pro_write_tasks', key: PRO_WRITE_TASKS, account_id: 'acc_pro', scopes: ['write:tasks'], label: 'write:tasks' },
+      ...PLANS_UNDER_TEST.map((plan) => ({
+        id: `key_${plan}_admin`,
+        key: ADMIN[plan],
+        account_id: `acc_${plan}`,
+        scopes: ['admin' as const],
+        label: 'admin',
+      })),
+      {
+        id: 'key_pro_read_tasks',
+        key: PRO_READ_TASKS,
+        account_id: 'acc_pro',
+        scopes: ['read:tasks'],
+        label: 'read:tasks',
+      },
+      {
+        id: 'key_pro_write_tasks',
+        key: PRO_WRITE_TASKS,
+        account_id: 'acc_pro',
+        scopes: ['write:tasks'],
+        label: 'write:tasks',
+      },
     ],
     agents: Object.entries(AGENTS).map(([id, a], i) => ({
       id,
@@ -48,7 +66,12 @@ export function taskFixtures(): FixtureSet {
 }
 
 /** A manual-clock sandbox on the test fixtures (2026-01-10T00:00:00Z, mid-period). */
-export const OPTIONS: SandboxOptions = { clock: 'manual', now: '2026-01-10T00:00:00.000Z', seed: 7, fixtures: taskFixtures() };
+export const OPTIONS: SandboxOptions = {
+  clock: 'manual',
+  now: '2026-01-10T00:00:00.000Z',
+  seed: 7,
+  fixtures: taskFixtures(),
+};
 
 /** Input tokens as CONTRACT §4 states them: about 4 characters a token, plus the agent's fixed overhead. */
 export function expectedInputTokens(description: string, agent: AgentId): number {
@@ -62,17 +85,28 @@ export function nano(usd: number): number {
 
 /** Runs `fn` on a fresh door of each kind, one at a time (msw's in-process interception must not overlap a socket). */
 export function eachDoor(name: string, fn: (door: Door) => Promise<void>, options: SandboxOptions = OPTIONS) {
-  return DOORS.map(([kind, open]) => [`${name} (${kind})`, async () => {
-    const door = await open(options);
-    try {
-      await fn(door);
-    } finally {
-      await door.close();
-    }
-  }] as const);
+  return DOORS.map(
+    ([kind, open]) =>
+      [
+        `${name} (${kind})`,
+        async () => {
+          const door = await open(options);
+          try {
+            await fn(door);
+          } finally {
+            await door.close();
+          }
+        },
+      ] as const,
+  );
 }
 
-export async function postTask(door: Door, key: string, body: unknown, headers?: Record<string, string>): Promise<Answer> {
+export async function postTask(
+  door: Door,
+  key: string,
+  body: unknown,
+  headers?: Record<string, string>,
+): Promise<Answer> {
   return door.call('POST', '/ext/tasks', { key, body, headers });
 }
 
@@ -82,7 +116,10 @@ export async function postTask(door: Door, key: string, body: unknown, headers?:
  */
 export function moneyAndTasks(snapshot: StateSnapshot) {
   return {
-    accounts: snapshot.accounts.map(({ usage: { requests: _r, byEndpoint: _b, ...figures }, ...account }) => ({ ...account, figures })),
+    accounts: snapshot.accounts.map(({ usage: { requests: _r, byEndpoint: _b, ...figures }, ...account }) => ({
+      ...account,
+      figures,
+    })),
     tasks: snapshot.tasks,
     idempotency: snapshot.idempotency,
     counters: snapshot.counters,

@@ -24,25 +24,51 @@ const errorOf = (res: { json?: unknown }) => (res.json as { error: { code: strin
 describe('a body that is not JSON', () => {
   it('answers 415 for a text/plain body, and creates nothing', async () => {
     const before = sandbox.accounts.list().length;
-    const res = await httpCall(origin, 'POST', '/__sandbox/accounts', { headers: { 'content-type': 'text/plain' }, body: '{"plan":"free"}' });
+    const res = await httpCall(origin, 'POST', '/__sandbox/accounts', {
+      headers: { 'content-type': 'text/plain' },
+      body: '{"plan":"free"}',
+    });
     expect(res.status).toBe(415);
     expect(errorOf(res).code).toBe('unsupported_media_type');
     expect(sandbox.accounts.list().length).toBe(before);
   });
 
   it('answers 415 for a form body and for a body with no Content-Type', async () => {
-    expect((await httpCall(origin, 'POST', '/__sandbox/keys', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'scopes=admin' })).status).toBe(415);
-    expect((await httpCall(origin, 'POST', '/__sandbox/reset', { headers: { 'content-type': '' }, body: 'x' })).status).toBe(415);
+    expect(
+      (
+        await httpCall(origin, 'POST', '/__sandbox/keys', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'scopes=admin',
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (await httpCall(origin, 'POST', '/__sandbox/reset', { headers: { 'content-type': '' }, body: 'x' })).status,
+    ).toBe(415);
   });
 
   it('reads application/json and application/*+json bodies, and a request with no body', async () => {
-    expect((await httpCall(origin, 'POST', '/__sandbox/clock', { headers: { 'content-type': 'application/merge-patch+json' }, body: { advance: 0 } })).status).toBe(200);
+    expect(
+      (
+        await httpCall(origin, 'POST', '/__sandbox/clock', {
+          headers: { 'content-type': 'application/merge-patch+json' },
+          body: { advance: 0 },
+        })
+      ).status,
+    ).toBe(200);
     expect((await httpCall(origin, 'POST', '/__sandbox/clock')).status).toBe(200);
   });
 });
 
 describe('scenario filters', () => {
-  for (const query of ['account_id[__proto__]=x', 'account_id[]=a', 'acount_id=acc_demo', 'scope=everything', 'account_id=a&account_id=b', 'key_id=']) {
+  for (const query of [
+    'account_id[__proto__]=x',
+    'account_id[]=a',
+    'acount_id=acc_demo',
+    'scope=everything',
+    'account_id=a&account_id=b',
+    'key_id=',
+  ]) {
     it(`DELETE /__sandbox/scenarios?${query} is a 400 and clears nothing`, async () => {
       sandbox.reset();
       sandbox.useScenario('latency', { accountId: 'acc_demo' });
@@ -113,12 +139,16 @@ describe('one set of schemas: a 400 names the field', () => {
 
   it('refuses the same values in the library, naming the field', () => {
     expect(() => sandbox.accounts.create({ balanceUsd: -5 })).toThrow(/balanceUsd: must be a number ≥ 0/);
-    expect(() => sandbox.accounts.update('acc_demo', { limits: { rpm: 1.5 } })).toThrow(/limits\.rpm: must be a whole number/);
+    expect(() => sandbox.accounts.update('acc_demo', { limits: { rpm: 1.5 } })).toThrow(
+      /limits\.rpm: must be a whole number/,
+    );
     expect(() => sandbox.keys.create({ scopes: ['root' as never] })).toThrow(/scopes\.0: must be one of/);
   });
 
   it('names an unknown or mistyped field of a control body', async () => {
-    const unknown = await httpCall(origin, 'POST', '/__sandbox/keys', { body: { scopes: ['admin'], acount_id: 'acc_demo' } });
+    const unknown = await httpCall(origin, 'POST', '/__sandbox/keys', {
+      body: { scopes: ['admin'], acount_id: 'acc_demo' },
+    });
     expect(unknown.status).toBe(400);
     expect(errorOf(unknown).message).toContain("'acount_id'");
     const typed = await httpCall(origin, 'POST', '/__sandbox/keys', { body: { scopes: 'admin' } });

@@ -26,7 +26,8 @@ async function crash(cli: CliServer): Promise<void> {
   await cli.exited;
 }
 
-const accountsIn = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { accounts: { id: string }[] }).accounts.map((a) => a.id);
+const accountsIn = (file: string) =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { accounts: { id: string }[] }).accounts.map((a) => a.id);
 
 describe('--state-sync always: every acknowledged write is on the disk before its answer', () => {
   it('keeps every acknowledged write across kill -9', async () => {
@@ -34,19 +35,28 @@ describe('--state-sync always: every acknowledged write is on the disk before it
     const first = await start(['--state', file, '--state-sync', 'always', '--clock', 'manual']);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await httpCall(first.origin, 'POST', '/__sandbox/accounts', { body: { name: `Crash ${i}`, plan: 'pro' } });
+      const res = await httpCall(first.origin, 'POST', '/__sandbox/accounts', {
+        body: { name: `Crash ${i}`, plan: 'pro' },
+      });
       expect(res.status).toBe(201);
       ids.push((res.json as { id: string }).id);
     }
     const key = await cliKey(first.origin, 'acc_demo');
-    const agents = (await httpCall(first.origin, 'GET', '/api/v1/ext/agents', { headers: { authorization: `Bearer ${key}` } })).json as { data: { id: string }[] };
-    const task = await httpCall(first.origin, 'POST', '/api/v1/ext/tasks', { headers: { authorization: `Bearer ${key}` }, body: { agent_id: agents.data[0]!.id, description: 'durable' } });
+    const agents = (
+      await httpCall(first.origin, 'GET', '/api/v1/ext/agents', { headers: { authorization: `Bearer ${key}` } })
+    ).json as { data: { id: string }[] };
+    const task = await httpCall(first.origin, 'POST', '/api/v1/ext/tasks', {
+      headers: { authorization: `Bearer ${key}` },
+      body: { agent_id: agents.data[0]!.id, description: 'durable' },
+    });
     expect(task.status).toBe(201);
     await crash(first);
 
     expect(accountsIn(file)).toEqual(expect.arrayContaining(ids));
     const second = await start(['--state', file, '--state-sync', 'always', '--clock', 'manual']);
-    const got = await httpCall(second.origin, 'GET', `/api/v1/ext/tasks/${(task.json as { id: string }).id}`, { headers: { authorization: `Bearer ${key}` } });
+    const got = await httpCall(second.origin, 'GET', `/api/v1/ext/tasks/${(task.json as { id: string }).id}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(got.status).toBe(200);
     await crash(second);
   });
@@ -60,7 +70,18 @@ describe('--state-sync by default (1 s): a crash loses at most about a second', 
     const id = (res.json as { id: string }).id;
     const t0 = Date.now();
     // Polls the file (the save happens on the server's own timer); the bound is the guarantee.
-    await expect.poll(() => { try { return accountsIn(file); } catch { return []; } }, { timeout: 2_500, interval: 50 }).toContain(id);
+    await expect
+      .poll(
+        () => {
+          try {
+            return accountsIn(file);
+          } catch {
+            return [];
+          }
+        },
+        { timeout: 2_500, interval: 50 },
+      )
+      .toContain(id);
     expect(Date.now() - t0).toBeLessThan(2_500);
     await crash(cli);
     expect(accountsIn(file)).toContain(id);
@@ -72,7 +93,9 @@ describe('never a half-written file', () => {
     const file = join(dir, 'burst.json');
     const cli = await start(['--state', file, '--state-sync', 'always', '--clock', 'manual']);
     expect((await httpCall(cli.origin, 'POST', '/__sandbox/accounts', { body: { name: 'First' } })).status).toBe(201);
-    const burst = Array.from({ length: 40 }, (_, i) => httpCall(cli.origin, 'POST', '/__sandbox/accounts', { body: { name: `Burst ${i}` } }).catch(() => undefined));
+    const burst = Array.from({ length: 40 }, (_, i) =>
+      httpCall(cli.origin, 'POST', '/__sandbox/accounts', { body: { name: `Burst ${i}` } }).catch(() => undefined),
+    );
     await new Promise((r) => setImmediate(r));
     await crash(cli);
     await Promise.all(burst);
@@ -94,6 +117,7 @@ describe('--state-sync values', () => {
     expect(parseCli(['--state-sync', 'exit']).stateSync).toBe('exit');
     expect(parseCli(['--state-sync', '250ms']).stateSync).toBe(250);
     expect(parseCli(['--state-sync', '5s']).stateSync).toBe(5000);
-    for (const bad of ['never', '0', '5ms', '2h']) expect(() => parseCli(['--state-sync', bad]), bad).toThrow(/--state-sync must be/);
+    for (const bad of ['never', '0', '5ms', '2h'])
+      expect(() => parseCli(['--state-sync', bad]), bad).toThrow(/--state-sync must be/);
   });
 });

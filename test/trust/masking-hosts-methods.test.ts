@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.js';
-import { maskKeys } from '../../src/core/journal.js';
+import { maskKeys } from '../../src/core/mask.js';
 import { isLoopback } from '../../src/server/loopback.js';
 import { httpCall } from '../hardening/cli-server.js';
 
@@ -26,13 +26,20 @@ afterAll(() => close());
 async function everythingRecorded(): Promise<string> {
   const requests = await httpCall(origin, 'GET', '/__sandbox/requests');
   const overview = await httpCall(origin, 'GET', '/__sandbox/overview');
-  return JSON.stringify(sandbox.findRequests()) + requests.text + JSON.stringify((overview.json as { requests: unknown }).requests);
+  return (
+    JSON.stringify(sandbox.findRequests()) +
+    requests.text +
+    JSON.stringify((overview.json as { requests: unknown }).requests)
+  );
 }
 
 describe('secrets in every encoding', () => {
   const body = () => key.slice(3);
   const encodings: [string, () => { path: string; method?: string; headers?: Record<string, string> }][] = [
-    ['Bearer ak%5F… (an encoded underscore in the header)', () => ({ path: '/api/v1/ext/agents', headers: { authorization: `Bearer ak%5F${body()}` } })],
+    [
+      'Bearer ak%5F… (an encoded underscore in the header)',
+      () => ({ path: '/api/v1/ext/agents', headers: { authorization: `Bearer ak%5F${body()}` } }),
+    ],
     ['%61k_… in the path', () => ({ path: `/api/v1/ext/tasks/%61k_${body()}` })],
     ['?api_key=ak%5F… in the query', () => ({ path: `/api/v1/ext/agents?api_key=ak%5F${body()}` })],
     ['a key encoded twice (%2561k_…)', () => ({ path: `/api/v1/ext/%2561k%255F${body()}` })],
@@ -42,7 +49,9 @@ describe('secrets in every encoding', () => {
   for (const [name, make] of encodings) {
     it(`never records or echoes a whole key: ${name}`, async () => {
       const c = make();
-      const answer = await httpCall(origin, c.method ?? 'GET', c.path, { headers: { authorization: `Bearer ${key}`, ...c.headers } });
+      const answer = await httpCall(origin, c.method ?? 'GET', c.path, {
+        headers: { authorization: `Bearer ${key}`, ...c.headers },
+      });
       expect(answer.text).not.toContain(body());
       const recorded = await everythingRecorded();
       expect(recorded).not.toContain(body());
@@ -59,14 +68,36 @@ describe('secrets in every encoding', () => {
 
 describe('DNS rebinding: loopback names only', () => {
   it('is loopback: IP literals in 127.0.0.0/8, ::1 and exactly localhost; nothing else', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost', 'LOCALHOST']) expect(isLoopback(host), host).toBe(true);
-    for (const host of ['127.attacker.example', '127.0.0.1.nip.io', 'localhost.attacker.example', 'localhost.', '0.0.0.0', '128.0.0.1', '']) expect(isLoopback(host), host).toBe(false);
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost', 'LOCALHOST'])
+      expect(isLoopback(host), host).toBe(true);
+    for (const host of [
+      '127.attacker.example',
+      '127.0.0.1.nip.io',
+      'localhost.attacker.example',
+      'localhost.',
+      '0.0.0.0',
+      '128.0.0.1',
+      '',
+    ])
+      expect(isLoopback(host), host).toBe(false);
   });
 
-  const hostile = ['127.attacker.example', '127.0.0.1.nip.io', 'localhost.evil.example', 'evil.example', '127.0.0.1@evil.example', '127.1'];
+  const hostile = [
+    '127.attacker.example',
+    '127.0.0.1.nip.io',
+    'localhost.evil.example',
+    'evil.example',
+    '127.0.0.1@evil.example',
+    '127.1',
+  ];
   for (const host of hostile) {
     it(`refuses Host: ${host} on the control API and the inspector (403)`, async () => {
-      for (const [method, path] of [['GET', '/__sandbox/keys'], ['POST', '/__sandbox/reset'], ['GET', '/__sandbox/'], ['POST', '/__sandbox/keys']] as const) {
+      for (const [method, path] of [
+        ['GET', '/__sandbox/keys'],
+        ['POST', '/__sandbox/reset'],
+        ['GET', '/__sandbox/'],
+        ['POST', '/__sandbox/keys'],
+      ] as const) {
         const res = await httpCall(origin, method, path, { headers: { host } });
         expect(res.status, `${method} ${path}`).toBe(403);
         expect(res.text).not.toContain('ak_');
@@ -105,7 +136,9 @@ describe('HEAD and OPTIONS', () => {
   });
 
   it('a non-preflight OPTIONS (no Origin) carries the X-RateLimit-* headers', async () => {
-    const res = await httpCall(origin, 'OPTIONS', '/api/v1/ext/agents', { headers: { authorization: `Bearer ${key}` } });
+    const res = await httpCall(origin, 'OPTIONS', '/api/v1/ext/agents', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
     expect(res.headers['x-ratelimit-remaining']).toBeDefined();
     expect(res.headers['x-ratelimit-reset']).toBeDefined();
@@ -113,7 +146,9 @@ describe('HEAD and OPTIONS', () => {
   });
 
   it('a CORS preflight is still answered by CORS (204, no rate-limit headers needed)', async () => {
-    const res = await httpCall(origin, 'OPTIONS', '/api/v1/ext/agents', { headers: { origin: 'http://app.example', 'access-control-request-method': 'GET' } });
+    const res = await httpCall(origin, 'OPTIONS', '/api/v1/ext/agents', {
+      headers: { origin: 'http://app.example', 'access-control-request-method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
   });

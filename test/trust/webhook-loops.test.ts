@@ -39,19 +39,26 @@ describe("the sandbox's own control API and inspector as a webhook URL", () => {
   });
 
   it('is refused by the library too', () => {
-    for (const url of own()) expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url }), url).toThrow(/own server/);
+    for (const url of own())
+      expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url }), url).toThrow(/own server/);
   });
 
   it("lets through the sandbox's API paths and other ports", () => {
     const api = sandbox.webhooks.add({ accountId: 'acc_demo', url: `${origin}/api/v1/hooks` });
-    const other = sandbox.webhooks.add({ accountId: 'acc_demo', url: `http://127.0.0.1:${port === 65535 ? 1 : port + 1}/__sandbox/reset` });
+    const other = sandbox.webhooks.add({
+      accountId: 'acc_demo',
+      url: `http://127.0.0.1:${port === 65535 ? 1 : port + 1}/__sandbox/reset`,
+    });
     sandbox.webhooks.remove(api.id);
     sandbox.webhooks.remove(other.id);
   });
 
   it("another sandbox's webhook pointed at this control API is refused there (403 by User-Agent): nothing is reset", async () => {
     const minted = sandbox.keys.create({ scopes: ['admin'] });
-    const other = createSandbox({ clock: 'manual', webhooks: { maxAttempts: 1, endpoints: [{ accountId: 'acc_demo', url: `${origin}/__sandbox/reset` }] } });
+    const other = createSandbox({
+      clock: 'manual',
+      webhooks: { maxAttempts: 1, endpoints: [{ accountId: 'acc_demo', url: `${origin}/__sandbox/reset` }] },
+    });
     const [delivery] = await other.webhooks.test({ accountId: 'acc_demo' });
     expect(delivery!.attempts[0]!.status).toBe(403);
     expect(sandbox.keys.list().some((k) => k.id === minted.id)).toBe(true);
@@ -80,11 +87,16 @@ describe("the sandbox's own control API and inspector as a webhook URL", () => {
 describe('deliveries are marked', () => {
   it('carry User-Agent: agent-work-sandbox-webhooks, which the control API refuses (403)', async () => {
     const seen: string[] = [];
-    const endpoint = sandbox.webhooks.add({ accountId: 'acc_demo', callback: (r) => void seen.push(r.headers['user-agent']!) });
+    const endpoint = sandbox.webhooks.add({
+      accountId: 'acc_demo',
+      callback: (r) => void seen.push(r.headers['user-agent']!),
+    });
     await sandbox.webhooks.test({ endpointId: endpoint.id });
     sandbox.webhooks.remove(endpoint.id);
     expect(seen).toEqual(['agent-work-sandbox-webhooks']);
-    const res = await httpCall(origin, 'POST', '/__sandbox/reset', { headers: { 'user-agent': 'agent-work-sandbox-webhooks' } });
+    const res = await httpCall(origin, 'POST', '/__sandbox/reset', {
+      headers: { 'user-agent': 'agent-work-sandbox-webhooks' },
+    });
     expect(res.status).toBe(403);
   });
 });

@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 async function req(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${control}${path}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${control}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -30,7 +34,12 @@ describe('control API: webhooks', () => {
   it('POST /__sandbox/accounts/:id/webhooks registers an endpoint: 201 { id, url, secret }', async () => {
     const res = await req('POST', '/accounts/acc_demo/webhooks', { url: hook.url });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ id: expect.stringMatching(/^ep_/), account_id: 'acc_demo', url: hook.url, secret: expect.stringMatching(/^whsec_/) });
+    expect(res.json).toMatchObject({
+      id: expect.stringMatching(/^ep_/),
+      account_id: 'acc_demo',
+      url: hook.url,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     endpoint = res.json;
     expect((await req('GET', '/accounts/acc_demo/webhooks')).json).toEqual({ data: [endpoint] });
     expect((await req('GET', '/webhooks')).json.data).toEqual([endpoint]);
@@ -39,7 +48,12 @@ describe('control API: webhooks', () => {
   it('refuses a Free account in the error shape, naming the plan rule', async () => {
     const res = await req('POST', '/accounts/acc_free/webhooks', { url: hook.url });
     expect(res.status).toBe(ERRORS.invalid_request.status);
-    expect(res.json).toEqual({ error: { code: 'invalid_request', message: "Webhooks are a feature of the Pro and Enterprise plans; account 'acc_free' is on the Free plan." } });
+    expect(res.json).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: "Webhooks are a feature of the Pro and Enterprise plans; account 'acc_free' is on the Free plan.",
+      },
+    });
     expect((await req('POST', '/accounts/acc_nope/webhooks', { url: hook.url })).status).toBe(404);
     expect((await req('POST', '/accounts/acc_demo/webhooks', { url: 42 })).json.error.code).toBe('invalid_request');
     expect((await req('POST', '/accounts/acc_demo/webhooks', {})).json.error.code).toBe('invalid_request');
@@ -49,7 +63,13 @@ describe('control API: webhooks', () => {
   it('a task over the API reaches the receiver over a real socket, retried after a 500; deliveries are journaled', async () => {
     const key = keyOf(door.sandbox);
     const agents = await door.call('GET', '/ext/agents', { key });
-    const created = await door.call('POST', '/ext/tasks', { key, body: { agent_id: agents.json.data.find((a: { status: string }) => a.status === 'available').id, description: 'Classify these.' } });
+    const created = await door.call('POST', '/ext/tasks', {
+      key,
+      body: {
+        agent_id: agents.json.data.find((a: { status: string }) => a.status === 'available').id,
+        description: 'Classify these.',
+      },
+    });
     expect(created.status).toBe(201);
     await hook.count(1);
     expect((await req('POST', '/webhooks/flush')).status).toBe(204);
@@ -87,7 +107,10 @@ describe('control API: webhooks', () => {
     const res = await req('POST', '/webhooks/test', { endpoint_id: endpoint.id, type: 'task.failed' });
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual([expect.objectContaining({ eventType: 'task.failed', status: 'succeeded' })]);
-    expect(verify(endpoint.secret, hook.received.at(-1)!)).toMatchObject({ type: 'task.failed', data: { task: { status: 'failed' } } });
+    expect(verify(endpoint.secret, hook.received.at(-1)!)).toMatchObject({
+      type: 'task.failed',
+      data: { task: { status: 'failed' } },
+    });
     expect((await req('POST', '/webhooks/test', { type: 'nope' })).status).toBe(400);
   });
 

@@ -39,7 +39,9 @@ describe('task events: each move once, in order, when the clock reaches it', () 
     sandbox.tasks.list();
     await sandbox.webhooks.flush();
     for (const id of ids) {
-      expect(r.received.filter((m) => (m.event.data as { task: { id: string } }).task.id === id).map((m) => m.event.type)).toEqual(['task.created', 'task.started', 'task.completed']);
+      expect(
+        r.received.filter((m) => (m.event.data as { task: { id: string } }).task.id === id).map((m) => m.event.type),
+      ).toEqual(['task.created', 'task.started', 'task.completed']);
     }
     expect(new Set(r.received.map((m) => m.headers['webhook-id'])).size).toBe(r.received.length);
     // Across tasks, messages leave in the sandbox-time order of the moves.
@@ -171,7 +173,10 @@ describe('reset()', () => {
     expect(sandbox.webhooks.deliveries()).toEqual([]);
     createTask(sandbox);
     await sandbox.webhooks.flush();
-    expect(first.received.map((m) => m.headers['webhook-id'])).toEqual([first.received[0]!.headers['webhook-id'], first.received[0]!.headers['webhook-id']]);
+    expect(first.received.map((m) => m.headers['webhook-id'])).toEqual([
+      first.received[0]!.headers['webhook-id'],
+      first.received[0]!.headers['webhook-id'],
+    ]);
   });
 
   it('endpoints of the options without accountId go to every account whose plan has webhooks, with one secret', () => {

@@ -7,7 +7,12 @@ export function manualSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 /** Calls the request core directly (synchronous) with the account's admin key. */
-export function api(sandbox: Sandbox, method: string, path: string, options: { accountId?: string; body?: unknown } = {}) {
+export function api(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  options: { accountId?: string; body?: unknown } = {},
+) {
   const key = sandbox.keys.list(options.accountId ?? 'acc_demo').find((k) => k.label === 'admin' && !k.revoked)!.key;
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const res = sandbox.handle({
@@ -25,7 +30,10 @@ export function api(sandbox: Sandbox, method: string, path: string, options: { a
 export function createTask(sandbox: Sandbox, accountId = 'acc_demo', extra: Record<string, unknown> = {}) {
   const agents = api(sandbox, 'GET', '/ext/agents', { accountId }).json.data as { id: string; status: string }[];
   const agent = agents.find((a) => a.status === 'available')!;
-  const res = api(sandbox, 'POST', '/ext/tasks', { accountId, body: { agent_id: agent.id, description: 'Summarise the report.', ...extra } });
+  const res = api(sandbox, 'POST', '/ext/tasks', {
+    accountId,
+    body: { agent_id: agent.id, description: 'Summarise the report.', ...extra },
+  });
   if (res.status !== 201) throw new Error(`task not created: ${res.status} ${JSON.stringify(res.json)}`);
   return res.json as { id: string; status: string };
 }

@@ -8,40 +8,61 @@ const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 describe('"Webhooks are listed as a feature of the Pro plan": Pro and Enterprise accounts only', () => {
   it.each(['acc_demo', 'acc_enterprise'])('%s (Pro / Enterprise) may add an endpoint', (accountId) => {
     const sandbox = manualSandbox();
-    expect(sandbox.webhooks.add({ accountId, url: 'https://receiver.test/hook' })).toMatchObject({ accountId, url: 'https://receiver.test/hook', secret: expect.stringMatching(/^whsec_/) });
+    expect(sandbox.webhooks.add({ accountId, url: 'https://receiver.test/hook' })).toMatchObject({
+      accountId,
+      url: 'https://receiver.test/hook',
+      secret: expect.stringMatching(/^whsec_/),
+    });
     expect(sandbox.webhooks.list(accountId)).toHaveLength(1);
   });
 
-  it.each([['acc_free', 'Free'], ['acc_starter', 'Starter']])('%s gets an error that names the plan rule', (accountId, plan) => {
+  it.each([
+    ['acc_free', 'Free'],
+    ['acc_starter', 'Starter'],
+  ])('%s gets an error that names the plan rule', (accountId, plan) => {
     const sandbox = manualSandbox();
     const attempt = () => sandbox.webhooks.add({ accountId, url: 'https://receiver.test/hook' });
     expect(attempt).toThrow(SandboxError);
-    expect(attempt).toThrow(`Webhooks are a feature of the Pro and Enterprise plans; account '${accountId}' is on the ${plan} plan.`);
+    expect(attempt).toThrow(
+      `Webhooks are a feature of the Pro and Enterprise plans; account '${accountId}' is on the ${plan} plan.`,
+    );
     expect(sandbox.webhooks.list()).toEqual([]);
   });
 
   it('refuses an unknown account, a bad url, and neither or both of url and callback', () => {
     const sandbox = manualSandbox();
-    expect(() => sandbox.webhooks.add({ accountId: 'acc_nope', url: 'https://receiver.test/hook' })).toThrow("No account 'acc_nope'.");
+    expect(() => sandbox.webhooks.add({ accountId: 'acc_nope', url: 'https://receiver.test/hook' })).toThrow(
+      "No account 'acc_nope'.",
+    );
     for (const url of ['receiver.test/hook', 'ftp://receiver.test/hook', 'javascript:alert(1)']) {
-      expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url })).toThrow('url: must be an absolute http or https URL');
+      expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url })).toThrow(
+        'url: must be an absolute http or https URL',
+      );
     }
     expect(() => sandbox.webhooks.add({ accountId: 'acc_demo' })).toThrow('either a url or a callback');
-    expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook', callback: () => {} })).toThrow('either a url or a callback');
+    expect(() =>
+      sandbox.webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook', callback: () => {} }),
+    ).toThrow('either a url or a callback');
     expect(sandbox.webhooks.list()).toEqual([]);
   });
 
   it('an upgraded account may add endpoints; options asking for one on a Free account fail at creation', () => {
     const sandbox = manualSandbox();
     sandbox.accounts.update('acc_free', { plan: 'pro' });
-    expect(sandbox.webhooks.add({ accountId: 'acc_free', url: 'https://receiver.test/hook' }).accountId).toBe('acc_free');
-    expect(() => manualSandbox({ webhooks: { endpoints: [{ accountId: 'acc_free', url: 'https://receiver.test/hook' }] } })).toThrow('Webhooks are a feature of the Pro and Enterprise plans');
+    expect(sandbox.webhooks.add({ accountId: 'acc_free', url: 'https://receiver.test/hook' }).accountId).toBe(
+      'acc_free',
+    );
+    expect(() =>
+      manualSandbox({ webhooks: { endpoints: [{ accountId: 'acc_free', url: 'https://receiver.test/hook' }] } }),
+    ).toThrow('Webhooks are a feature of the Pro and Enterprise plans');
   });
 });
 
 describe('webhook scenarios', () => {
   it('are in the catalogue', () => {
-    expect(SCENARIO_NAMES).toEqual(expect.arrayContaining(['webhook-delays', 'webhook-duplicates', 'webhook-bad-signature']));
+    expect(SCENARIO_NAMES).toEqual(
+      expect.arrayContaining(['webhook-delays', 'webhook-duplicates', 'webhook-bad-signature']),
+    );
   });
 
   it('webhook-delays: first attempts leave only when the clock reaches the delay (option ms)', async () => {
@@ -52,7 +73,11 @@ describe('webhook scenarios', () => {
     sandbox.clock.advance('29999ms');
     await sandbox.webhooks.flush();
     expect(r.received).toHaveLength(0);
-    expect(sandbox.webhooks.deliveries()[0]).toMatchObject({ status: 'pending', nextAttemptAt: new Date(T0 + 30_000).toISOString(), attempts: [] });
+    expect(sandbox.webhooks.deliveries()[0]).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: new Date(T0 + 30_000).toISOString(),
+      attempts: [],
+    });
     sandbox.clock.advance(1);
     await sandbox.webhooks.flush();
     expect(r.types()).toEqual(['task.created']);
@@ -66,7 +91,9 @@ describe('webhook scenarios', () => {
 
   it('webhook-delays with jitter is seeded: the same seed gives the same order', async () => {
     const run = async () => {
-      const sandbox = manualSandbox({ scenarios: [{ name: 'webhook-delays', options: { ms: 1000, jitterMs: 20_000 } }] });
+      const sandbox = manualSandbox({
+        scenarios: [{ name: 'webhook-delays', options: { ms: 1000, jitterMs: 20_000 } }],
+      });
       const r = receiver();
       sandbox.webhooks.add({ accountId: 'acc_demo', callback: r.callback });
       for (let i = 0; i < 5; i++) createTask(sandbox);

@@ -14,7 +14,11 @@ export async function startReceiver(statuses: number[] = [204]) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        path: req.url ?? '',
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
       res.end();
       for (const w of waiters.filter((w) => received.length >= w.n)) w.resolve();
@@ -27,7 +31,8 @@ export async function startReceiver(statuses: number[] = [204]) {
     url: `http://127.0.0.1:${port}/hook`,
     received,
     /** Resolves once n requests have arrived. */
-    count: (n: number) => (received.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+    count: (n: number) =>
+      received.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

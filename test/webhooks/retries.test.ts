@@ -16,7 +16,11 @@ describe('retries with backoff on the sandbox clock', () => {
     const first = retryDelay(1, d!.id, 1, 5000);
     expect(first).toBeGreaterThanOrEqual(5000);
     expect(first).toBeLessThanOrEqual(6000);
-    expect(d).toMatchObject({ status: 'pending', attempts: [{ at: iso(T0), status: 500 }], nextAttemptAt: iso(T0 + first) });
+    expect(d).toMatchObject({
+      status: 'pending',
+      attempts: [{ at: iso(T0), status: 500 }],
+      nextAttemptAt: iso(T0 + first),
+    });
 
     const createdAttempts = () => r.received.filter((m) => m.headers['webhook-id'] === d!.eventId).length;
     sandbox.clock.set(T0 + first - 1);
@@ -36,7 +40,11 @@ describe('retries with backoff on the sandbox clock', () => {
     [d] = sandbox.webhooks.deliveries({ eventId: d!.eventId });
     expect(d!.status).toBe('succeeded');
     expect(d!.nextAttemptAt).toBeNull();
-    expect(d!.attempts.map((a) => [a.at, a.status])).toEqual([[iso(T0), 500], [iso(T0 + first), 503], [iso(T0 + first + second), 200]]);
+    expect(d!.attempts.map((a) => [a.at, a.status])).toEqual([
+      [iso(T0), 500],
+      [iso(T0 + first), 503],
+      [iso(T0 + first + second), 200],
+    ]);
     for (const a of d!.attempts) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
     // Every attempt carries the same webhook-id, each signed anew.
     expect(createdAttempts()).toBe(3);
@@ -86,20 +94,32 @@ describe('retries with backoff on the sandbox clock', () => {
 
   it('a callback that throws, a timeout or a refused connection is a failed attempt with its error', async () => {
     const sandbox = manualSandbox({ webhooks: { timeoutMs: 50 } });
-    sandbox.webhooks.add({ accountId: 'acc_demo', callback: () => { throw new Error('receiver exploded'); } });
+    sandbox.webhooks.add({
+      accountId: 'acc_demo',
+      callback: () => {
+        throw new Error('receiver exploded');
+      },
+    });
     sandbox.webhooks.add({ accountId: 'acc_demo', callback: () => new Promise(() => {}) as Promise<void> });
     sandbox.webhooks.add({ accountId: 'acc_demo', url: 'http://127.0.0.1:9/hook' }); // discard port: refused
     createTask(sandbox);
     await sandbox.webhooks.flush();
     const [thrown, hung, refused] = sandbox.webhooks.deliveries();
     expect(thrown!.attempts[0]).toMatchObject({ status: null, error: 'receiver exploded' });
-    expect(refused!.attempts[0]).toMatchObject({ status: null, error: expect.stringMatching(/fetch failed|ECONNREFUSED/) });
+    expect(refused!.attempts[0]).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/fetch failed|ECONNREFUSED/),
+    });
     expect(hung!.attempts[0]).toMatchObject({ status: null, error: 'No answer within 50 ms.' });
-    for (const d of [thrown, hung, refused]) expect(d).toMatchObject({ status: 'pending', nextAttemptAt: expect.any(String) });
+    for (const d of [thrown, hung, refused])
+      expect(d).toMatchObject({ status: 'pending', nextAttemptAt: expect.any(String) });
   });
 
   it('under a real clock, a timer sends due task events and retries without anyone calling flush', async () => {
-    const sandbox = createSandbox({ taskTimings: { queuedMs: 20, runningMinMs: 20, runningMaxMs: 40 }, webhooks: { retryBaseMs: 30 } });
+    const sandbox = createSandbox({
+      taskTimings: { queuedMs: 20, runningMinMs: 20, runningMaxMs: 40 },
+      webhooks: { retryBaseMs: 30 },
+    });
     const seen: string[] = [];
     const done = new Promise<void>((resolve) => {
       let calls = 0;
@@ -117,7 +137,12 @@ describe('retries with backoff on the sandbox clock', () => {
     await done;
     await sandbox.webhooks.flush(); // the last attempt is recorded once the callback has answered
     expect(seen[0]).toBe('task.created:1');
-    expect(seen.map((s) => s.split(':')[0]).sort()).toEqual(['task.completed', 'task.created', 'task.created', 'task.started']);
+    expect(seen.map((s) => s.split(':')[0]).sort()).toEqual([
+      'task.completed',
+      'task.created',
+      'task.created',
+      'task.started',
+    ]);
     expect(sandbox.webhooks.deliveries().map((d) => [d.eventType, d.status, d.attempts.length])).toEqual([
       ['task.created', 'succeeded', 2],
       ['task.started', 'succeeded', 1],
@@ -135,7 +160,12 @@ describe('replay and test events', () => {
     await sandbox.webhooks.flush();
     const [original] = sandbox.webhooks.deliveries();
     const again = await sandbox.webhooks.replay(original!.id);
-    expect(again).toMatchObject({ replayOf: original!.id, eventId: original!.eventId, status: 'succeeded', attempts: [{ status: 200 }] });
+    expect(again).toMatchObject({
+      replayOf: original!.id,
+      eventId: original!.eventId,
+      status: 'succeeded',
+      attempts: [{ status: 200 }],
+    });
     expect(again.id).not.toBe(original!.id);
     expect(r.received).toHaveLength(2);
     expect(r.received[1]!.body).toBe(r.received[0]!.body);
@@ -150,9 +180,15 @@ describe('replay and test events', () => {
     const { id, secret } = sandbox.webhooks.add({ accountId: 'acc_enterprise', callback: r.callback });
     const [sent] = await sandbox.webhooks.test({ endpointId: id });
     expect(sent).toMatchObject({ eventType: 'task.completed', status: 'succeeded' });
-    expect(verify(secret, r.received[0]!)).toMatchObject({ type: 'task.completed', data: { task: { status: 'completed' } } });
+    expect(verify(secret, r.received[0]!)).toMatchObject({
+      type: 'task.completed',
+      data: { task: { status: 'completed' } },
+    });
     await sandbox.webhooks.test({ endpointId: id, type: 'credits.low' });
-    expect(verify(secret, r.received[1]!)).toMatchObject({ type: 'credits.low', data: { account: { id: 'acc_enterprise' } } });
+    expect(verify(secret, r.received[1]!)).toMatchObject({
+      type: 'credits.low',
+      data: { account: { id: 'acc_enterprise' } },
+    });
     await expect(sandbox.webhooks.test({ type: 'task.exploded' as never })).rejects.toThrow(SandboxError);
     await expect(sandbox.webhooks.test({ endpointId: 'ep_nope' })).rejects.toThrow(SandboxError);
   });

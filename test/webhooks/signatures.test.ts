@@ -12,7 +12,9 @@ describe('Standard Webhooks signatures', () => {
     expect(a.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(a.secret.slice(6), 'base64')).toHaveLength(24);
     expect(b).toEqual(a);
-    expect(manualSandbox({ seed: 2 }).webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook' }).secret).not.toBe(a.secret);
+    expect(
+      manualSandbox({ seed: 2 }).webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook' }).secret,
+    ).not.toBe(a.secret);
   });
 
   it('sends webhook-id, webhook-timestamp and webhook-signature that the standardwebhooks package verifies', async () => {
@@ -48,7 +50,9 @@ describe('Standard Webhooks signatures', () => {
     await sandbox.webhooks.flush();
     const message = r.received[0]!;
     expect(() => verify(other.secret, message)).toThrow(WebhookVerificationError);
-    expect(() => verify(secret, { ...message, body: message.body.replace('queued', 'running') })).toThrow(WebhookVerificationError);
+    expect(() => verify(secret, { ...message, body: message.body.replace('queued', 'running') })).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it('accepts a secret of your own, and refuses one that is not "whsec_" + base64 of 24 to 64 bytes', async () => {
@@ -60,7 +64,9 @@ describe('Standard Webhooks signatures', () => {
     await sandbox.webhooks.flush();
     expect(verify(mine, r.received[0]!).type).toBe('task.created');
     for (const bad of ['secret', 'whsec_', `whsec_${Buffer.alloc(8).toString('base64')}`, 'whsec_not base64!']) {
-      expect(() => sandbox.webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook', secret: bad })).toThrow(SandboxError);
+      expect(() =>
+        sandbox.webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook', secret: bad }),
+      ).toThrow(SandboxError);
     }
   });
 });
@@ -83,23 +89,35 @@ describe('in-process delivery through fetch', () => {
     close = () => server.close();
     const { secret } = sandbox.webhooks.add({ accountId: 'acc_demo', url: 'https://receiver.test/hook' });
     const key = sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
-    const agents = await (await fetch('https://agent-work.test/api/v1/ext/agents', { headers: { Authorization: `Bearer ${key}` } })).json();
+    const agents = await (
+      await fetch('https://agent-work.test/api/v1/ext/agents', { headers: { Authorization: `Bearer ${key}` } })
+    ).json();
     const res = await fetch('https://agent-work.test/api/v1/ext/tasks', {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ agent_id: agents.data.find((a: { status: string }) => a.status === 'available').id, description: 'Translate this.' }),
+      body: JSON.stringify({
+        agent_id: agents.data.find((a: { status: string }) => a.status === 'available').id,
+        description: 'Translate this.',
+      }),
     });
     expect(res.status).toBe(201);
     await sandbox.webhooks.flush();
     expect(got).toHaveLength(1);
     expect(verify(secret, got[0]!)).toMatchObject({ type: 'task.created', data: { task: await res.json() } });
     const [delivery] = sandbox.webhooks.deliveries();
-    expect(delivery).toMatchObject({ status: 'succeeded', url: 'https://receiver.test/hook', attempts: [{ status: 204, error: null, duplicate: false }] });
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      url: 'https://receiver.test/hook',
+      attempts: [{ status: 204, error: null, duplicate: false }],
+    });
   });
 
   it('a network error is a failed attempt with the error, not a crash', async () => {
     const sandbox = manualSandbox();
-    const server = setupServer(...sandbox.handlers, http.post('https://nobody.test/hook', () => HttpResponse.error()));
+    const server = setupServer(
+      ...sandbox.handlers,
+      http.post('https://nobody.test/hook', () => HttpResponse.error()),
+    );
     server.listen({ onUnhandledRequest: 'error' });
     close = () => server.close();
     sandbox.webhooks.add({ accountId: 'acc_demo', url: 'https://nobody.test/hook' });

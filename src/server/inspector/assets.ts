@@ -22,7 +22,10 @@ export const INSPECTOR_ASSETS: Record<string, Asset> = {
 
 /** The page, with the scenario catalogue as JSON data (not script: the policy allows no inline script). */
 export function inspectorPage(): string {
-  const catalog = JSON.stringify(SCENARIOS.map((sc) => ({ name: sc.name, description: sc.description }))).replace(/</g, '\\u003c');
+  const catalog = JSON.stringify(SCENARIOS.map((sc) => ({ name: sc.name, description: sc.description }))).replace(
+    /</g,
+    '\\u003c',
+  );
   return html.replace('__SCENARIOS__', () => catalog);
 }
 

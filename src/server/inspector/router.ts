@@ -12,7 +12,13 @@ const LISTED = 200;
 const etagOf = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
 
 /** Sends JSON with an ETag; a poll that already has this answer gets 304 and no body. */
-function sendTagged(req: Request, res: Response, text: string, type = 'application/json; charset=utf-8', tag = etagOf(text)): void {
+function sendTagged(
+  req: Request,
+  res: Response,
+  text: string,
+  type = 'application/json; charset=utf-8',
+  tag = etagOf(text),
+): void {
   res.set('ETag', tag).set('Cache-Control', 'no-cache');
   if (req.get('if-none-match') === tag) return void res.status(304).end();
   res.type(type).send(text);
@@ -36,13 +42,15 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
 /** The filters of the request list (`status`: a code or a class like `4xx`; `key_id`; `account_id`; `path`: a part of it). */
 function requestFilter(query: Request['query']): ((e: SummaryFields) => boolean) | undefined {
   const status = text(query.status);
-  if (status !== undefined && !/^[1-5]([0-9]{2}|xx)$|^0$/.test(status)) throw new SandboxError(`status must be a status code or a class like 4xx; got '${status}'.`);
+  if (status !== undefined && !/^[1-5]([0-9]{2}|xx)$|^0$/.test(status))
+    throw new SandboxError(`status must be a status code or a class like 4xx; got '${status}'.`);
   const keyId = text(query.key_id);
   const accountId = text(query.account_id);
   const path = text(query.path)?.toLowerCase();
   if (status === undefined && keyId === undefined && accountId === undefined && path === undefined) return undefined;
   return (e) =>
-    (status === undefined || (status.endsWith('xx') ? String(e.status)[0] === status[0] : e.status === Number(status))) &&
+    (status === undefined ||
+      (status.endsWith('xx') ? String(e.status)[0] === status[0] : e.status === Number(status))) &&
     (keyId === undefined || e.keyId === keyId) &&
     (accountId === undefined || e.accountId === accountId) &&
     (path === undefined || e.path.toLowerCase().includes(path));
@@ -73,27 +81,54 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
     for (const d of deliveries) attempts += d.attempts.length;
     // A real clock is left out of the mark (the page keeps time itself), except that visible charts move each second.
     const ticks = charts && mark.clock !== 'manual' ? Math.floor(sandbox.clock.now() / 1000) : 0;
-    const tag = etagOf(JSON.stringify([req.url, mark.version, mark.accounts, mark.keys, mark.scenarios, writes, sandbox.webhooks.list().length, deliveries.length, attempts, ticks]));
+    const tag = etagOf(
+      JSON.stringify([
+        req.url,
+        mark.version,
+        mark.accounts,
+        mark.keys,
+        mark.scenarios,
+        writes,
+        sandbox.webhooks.list().length,
+        deliveries.length,
+        attempts,
+        ticks,
+      ]),
+    );
     res.set('ETag', tag).set('Cache-Control', 'no-cache');
     if (req.get('if-none-match') === tag) return void res.status(304).end();
     // One read of the sandbox: the newest requests that pass the filters (summaries) and, for the charts, every
     // request and task.
-    const overview = sandbox.overview({ requests: 0, requestSummaries: { limit: LISTED, filter }, tasks: charts ? Number.MAX_SAFE_INTEGER : LISTED });
+    const overview = sandbox.overview({
+      requests: 0,
+      requestSummaries: { limit: LISTED, filter },
+      tasks: charts ? Number.MAX_SAFE_INTEGER : LISTED,
+    });
     const { request_summaries: listed, ...rest } = overview;
     const body = {
       ...rest,
       tasks: overview.tasks.slice(0, LISTED),
       requests: listed ?? [],
-      webhooks: sandbox.webhooks.list().map((e) => ({ id: e.id, account_id: e.accountId, url: e.url, created_at: e.createdAt })),
+      webhooks: sandbox.webhooks
+        .list()
+        .map((e) => ({ id: e.id, account_id: e.accountId, url: e.url, created_at: e.createdAt })),
       deliveries: deliveries.slice(Math.max(0, deliveries.length - LISTED)).reverse(),
-      timeline: charts ? timeline({ now: sandbox.clock.now(), requests: sandbox.overview({ tasks: 0, requests: 0, requestSummaries: {} }).request_summaries ?? [], tasks: overview.tasks, accounts: overview.accounts }) : null,
+      timeline: charts
+        ? timeline({
+            now: sandbox.clock.now(),
+            requests: sandbox.overview({ tasks: 0, requests: 0, requestSummaries: {} }).request_summaries ?? [],
+            tasks: overview.tasks,
+            accounts: overview.accounts,
+          })
+        : null,
     };
     res.type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
   router.get('/inspector/requests/:ref', (req, res) => {
     const ref = req.params.ref!;
     const entry = sandbox.requests.find((e) => e.id === ref || String(e.seq) === ref);
-    if (!entry) throw new SandboxError(`No request '${ref}' in the journal (it keeps the newest requests only).`, 'not_found');
+    if (!entry)
+      throw new SandboxError(`No request '${ref}' in the journal (it keeps the newest requests only).`, 'not_found');
     res.json(entry);
   });
   return router;

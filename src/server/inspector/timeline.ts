@@ -6,7 +6,14 @@
 export interface TimelineInput {
   now: number;
   requests: { time: string; status: number; accountId: string | null }[];
-  tasks: { account_id: string; status: string; created_at: string | null; started_at: string | null; completed_at: string | null; usage: { cost_usd: number } }[];
+  tasks: {
+    account_id: string;
+    status: string;
+    created_at: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    usage: { cost_usd: number };
+  }[];
   accounts: { id: string; balance_usd: number; held_usd: number; limits: { rpm: number } }[];
 }
 
@@ -32,7 +39,12 @@ const ms = (iso: string | null) => (iso === null ? Infinity : Date.parse(iso));
 
 export function timeline(input: TimelineInput): Timeline {
   const requests = input.requests.map((r) => ({ at: Date.parse(r.time), status: r.status, accountId: r.accountId }));
-  const tasks = input.tasks.map((t) => ({ ...t, created: ms(t.created_at), started: ms(t.started_at), ended: ms(t.completed_at) }));
+  const tasks = input.tasks.map((t) => ({
+    ...t,
+    created: ms(t.created_at),
+    started: ms(t.started_at),
+    ended: ms(t.completed_at),
+  }));
   let start = input.now - 60_000;
   for (const r of requests) if (r.at < start) start = r.at;
   for (const t of tasks) if (t.created < start) start = t.created;
@@ -42,7 +54,8 @@ export function timeline(input: TimelineInput): Timeline {
   const ends = Array.from({ length: count }, (_, i) => input.now - (count - 1 - i) * stepMs);
   const zeros = () => new Array<number>(count).fill(0);
   /** The first point whose time is at or after `at` (`count` when none is). */
-  const first = (at: number) => (at === Infinity ? count : Math.min(count, Math.max(0, count - 1 - Math.floor((input.now - at) / stepMs))));
+  const first = (at: number) =>
+    at === Infinity ? count : Math.min(count, Math.max(0, count - 1 - Math.floor((input.now - at) / stepMs)));
 
   const byStatus = { '2xx': zeros(), '4xx': zeros(), '429': zeros(), '5xx': zeros() };
   const slot = (at: number) => count - 1 - Math.floor((input.now - at) / stepMs);
@@ -56,9 +69,14 @@ export function timeline(input: TimelineInput): Timeline {
   // Requests in the trailing 60 s at each point: two pointers over each account's sorted times.
   const rate: Record<string, number[]> = {};
   const rpm = new Map(input.accounts.map((a) => [a.id, a.limits.rpm]));
-  const active = [...new Set(requests.map((r) => r.accountId).filter((id): id is string => id !== null && rpm.has(id)))].slice(0, MAX_ACCOUNTS);
+  const active = [
+    ...new Set(requests.map((r) => r.accountId).filter((id): id is string => id !== null && rpm.has(id))),
+  ].slice(0, MAX_ACCOUNTS);
   for (const id of active) {
-    const times = requests.filter((r) => r.accountId === id).map((r) => r.at).sort((a, b) => a - b);
+    const times = requests
+      .filter((r) => r.accountId === id)
+      .map((r) => r.at)
+      .sort((a, b) => a - b);
     let lo = 0;
     let hi = 0;
     rate[id] = ends.map((end) => {
@@ -92,7 +110,10 @@ export function timeline(input: TimelineInput): Timeline {
     }
     let c = 0;
     let h = 0;
-    money[a.id] = { balance: charged.map((d) => round(a.balance_usd + (c += d))), held: held.map((d) => round((h += d))) };
+    money[a.id] = {
+      balance: charged.map((d) => round(a.balance_usd + (c += d))),
+      held: held.map((d) => round((h += d))),
+    };
   }
 
   // Task states: each task adds +1/-1 where it enters and leaves a state; a running sum gives the counts per point.

@@ -20,24 +20,34 @@ describe('agent-work-sandbox from the tarball, Jest + CommonJS', () => {
   test('axios gets 402 under out-of-credits, in the error shape', async () => {
     sandbox.useScenario('out-of-credits');
     const agents = await axios.get(`${BASE}/ext/agents`, { headers: auth() });
-    const error = await axios.post(`${BASE}/ext/tasks`, { agent_id: agents.data.data[0].id, description: 'Hi' }, { headers: auth() }).catch((e) => e);
+    const error = await axios
+      .post(`${BASE}/ext/tasks`, { agent_id: agents.data.data[0].id, description: 'Hi' }, { headers: auth() })
+      .catch((e) => e);
     expect(error.response.status).toBe(ERRORS.insufficient_credits.status);
     expect(error.response.data).toEqual({ error: { code: 'insufficient_credits', message: expect.any(String) } });
   });
 
   test('the scenario is gone after the previous test; a task completes on the manual clock', async () => {
     const agents = await axios.get(`${BASE}/ext/agents`, { headers: auth() });
-    const created = await axios.post(`${BASE}/ext/tasks`, { agent_id: agents.data.data[0].id, description: 'Hi' }, { headers: auth() });
+    const created = await axios.post(
+      `${BASE}/ext/tasks`,
+      { agent_id: agents.data.data[0].id, description: 'Hi' },
+      { headers: auth() },
+    );
     expect(created.status).toBe(201);
     sandbox.clock.advance('10m');
-    expect((await axios.get(`${BASE}/ext/tasks/${created.data.id}`, { headers: auth() })).data.status).toBe('completed');
+    expect((await axios.get(`${BASE}/ext/tasks/${created.data.id}`, { headers: auth() })).data.status).toBe(
+      'completed',
+    );
     expect(sandbox.findRequests({ method: 'POST', status: 201 })).toHaveLength(1);
   });
 
   test('the X-Sandbox-Scenario header and the magic keys reach a case per request', async () => {
     const res = await fetch(`${BASE}/ext/agents`, { headers: { ...auth(), 'X-Sandbox-Scenario': 'server-error' } });
     expect(res.status).toBe(500);
-    const magic = await axios.get(`${BASE}/ext/agents`, { headers: { Authorization: 'Bearer ak_magic_revoked_key' } }).catch((e) => e);
+    const magic = await axios
+      .get(`${BASE}/ext/agents`, { headers: { Authorization: 'Bearer ak_magic_revoked_key' } })
+      .catch((e) => e);
     expect(magic.response.status).toBe(401);
     expect(SCENARIO_NAMES).toContain('network-error');
   });

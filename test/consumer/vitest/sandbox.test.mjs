@@ -23,16 +23,24 @@ describe('agent-work-sandbox from the tarball, Vitest + ESM', () => {
 
   it('creates a task with axios and sees it complete on the manual clock', async () => {
     const agents = await axios.get(`${BASE}/ext/agents`, { headers: { Authorization: `Bearer ${admin()}` } });
-    const created = await axios.post(`${BASE}/ext/tasks`, { agent_id: agents.data.data[0].id, description: 'Hello' }, { headers: { Authorization: `Bearer ${admin()}` } });
+    const created = await axios.post(
+      `${BASE}/ext/tasks`,
+      { agent_id: agents.data.data[0].id, description: 'Hello' },
+      { headers: { Authorization: `Bearer ${admin()}` } },
+    );
     expect(created.status).toBe(201);
     sandbox.clock.advance('10m');
-    const task = await axios.get(`${BASE}/ext/tasks/${created.data.id}`, { headers: { Authorization: `Bearer ${admin()}` } });
+    const task = await axios.get(`${BASE}/ext/tasks/${created.data.id}`, {
+      headers: { Authorization: `Bearer ${admin()}` },
+    });
     expect(task.data.status).toBe('completed');
   });
 
   it('reaches a scenario with useScenario, and axios sees the 429', async () => {
     sandbox.useScenario('rate-limited');
-    const error = await axios.get(`${BASE}/ext/usage`, { headers: { Authorization: `Bearer ${admin()}` } }).catch((e) => e);
+    const error = await axios
+      .get(`${BASE}/ext/usage`, { headers: { Authorization: `Bearer ${admin()}` } })
+      .catch((e) => e);
     expect(error.response.status).toBe(ERRORS.rate_limit_exceeded.status);
     expect(error.response.headers['retry-after']).toMatch(/^[0-9]+$/);
   });
@@ -52,8 +60,12 @@ describe('agent-work-sandbox from the tarball, Vitest + ESM', () => {
 
   it('network-error makes fetch and axios fail', async () => {
     sandbox.useScenario('network-error');
-    await expect(fetch(`${BASE}/ext/agents`, { headers: { Authorization: `Bearer ${admin()}` } })).rejects.toThrow(TypeError);
-    const error = await axios.get(`${BASE}/ext/agents`, { headers: { Authorization: `Bearer ${admin()}` } }).catch((e) => e);
+    await expect(fetch(`${BASE}/ext/agents`, { headers: { Authorization: `Bearer ${admin()}` } })).rejects.toThrow(
+      TypeError,
+    );
+    const error = await axios
+      .get(`${BASE}/ext/agents`, { headers: { Authorization: `Bearer ${admin()}` } })
+      .catch((e) => e);
     expect(error.response).toBeUndefined();
   });
 });
