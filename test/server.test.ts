@@ -59,7 +59,8 @@ describe('HTTP around the API', () => {
       headers: {
         Origin: 'http://app.example',
         'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key,x-sandbox-scenario',
+        'Access-Control-Request-Headers':
+          'authorization,content-type,idempotency-key,x-sandbox-scenario,x-sandbox-explain',
       },
     });
     expect(res.status).toBe(204);
@@ -69,7 +70,7 @@ describe('HTTP around the API', () => {
       .get('access-control-allow-headers')!
       .toLowerCase()
       .split(/\s*,\s*/);
-    for (const h of ['authorization', 'content-type', 'idempotency-key', 'x-sandbox-scenario'])
+    for (const h of ['authorization', 'content-type', 'idempotency-key', 'x-sandbox-scenario', 'x-sandbox-explain'])
       expect(allowed).toContain(h);
   });
 
@@ -78,7 +79,13 @@ describe('HTTP around the API', () => {
       const res = await call('GET', '/api/v1/ext/agents', { key, headers: { Origin: 'http://app.example' } });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       const exposed = res.headers.get('access-control-expose-headers')!.toLowerCase();
-      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+      for (const h of [
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'retry-after',
+        'x-sandbox-trace',
+      ])
         expect(exposed).toContain(h);
     }
   });

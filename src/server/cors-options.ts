@@ -2,7 +2,7 @@
 export const API_CORS_OPTIONS = {
   origin: '*',
   methods: ['GET', 'POST'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Sandbox-Scenario'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Sandbox-Scenario', 'X-Sandbox-Explain'],
   exposedHeaders: [
     'X-RateLimit-Limit',
     'X-RateLimit-Remaining',
@@ -10,6 +10,7 @@ export const API_CORS_OPTIONS = {
     'Retry-After',
     'Location',
     'Idempotent-Replayed',
+    'X-Sandbox-Trace',
   ],
   maxAge: 600,
 };
