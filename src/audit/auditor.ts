@@ -1,3 +1,4 @@
+import type { AuditObserver } from '../core/engine.js';
 import { requestId } from '../core/journal.js';
 import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
@@ -63,7 +64,7 @@ const POLL_PREFIX = '/ext/tasks/';
  * Watches each account's traffic, one request at a time (a few map lookups and comparisons per request), and keeps a
  * tally per account and rule. Findings are formatted only when read.
  */
-export class Auditor {
+export class Auditor implements AuditObserver {
   private subjects = new Map<string, Subject>();
 
   constructor(private readonly state: () => State) {}
