@@ -22,7 +22,7 @@ export interface Engine extends TaskEnv {
 }
 
 /** What the core tells the integration audit about each answered request (implemented by src/audit/auditor.ts). */
-interface AuditObserver {
+export interface AuditObserver {
   observe(
     id: number,
     req: PlainRequest,
