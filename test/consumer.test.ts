@@ -19,6 +19,10 @@ const SUITE_MS = 120_000;
 
 // The versions a consumer would pick (STACK.md); no babel package: the preset brings what Jest needs.
 const MSW = process.env.CONSUMER_MSW === '3' ? 'msw@^3' : 'msw@~2.15.0';
+function nodeAtLeast(major: number, minor: number): boolean {
+  const [a = 0, b = 0] = process.versions.node.split('.').map(Number);
+  return a > major || (a === major && b >= minor);
+}
 const DEV_DEPENDENCIES = [MSW, 'vitest@~4.1.12', 'jest@^30', 'axios@^1'];
 
 let dir = '';
@@ -86,7 +90,9 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
     SUITE_MS,
   );
 
-  it(
+  // msw 3's @mswjs/interceptors (0.45) is a "type": "module" package: Jest's CommonJS runtime refuses to require() its
+  // files whatever the transform, until Node 24.9 lets Jest use require(esm). With msw 3 the Jest case needs that Node.
+  it.skipIf(MSW.startsWith('msw@^3') && !nodeAtLeast(24, 9))(
     'the Jest suite (CommonJS, require) passes',
     async () => {
       const { stderr } = await sh(
