@@ -174,7 +174,8 @@ export class Auditor implements AuditObserver {
     const name = accountId ?? `client:${clientId}`;
     let s = this.subjects.get(name);
     if (!s) {
-      if (this.subjects.size >= MAX_SUBJECTS) this.subjects.delete(this.subjects.keys().next().value!);
+      const oldest = this.subjects.size >= MAX_SUBJECTS ? this.subjects.keys().next() : undefined;
+      if (oldest && !oldest.done) this.subjects.delete(oldest.value);
       s = {
         accountId,
         blockedUntil: 0,
@@ -208,8 +209,8 @@ export class Auditor implements AuditObserver {
     for (const subject of this.subjects.values()) {
       if (filter.accountId !== undefined && subject.accountId !== filter.accountId) continue;
       for (const [name, t] of subject.tallies) {
-        const rule = AUDIT_RULE_BY_NAME.get(name)!;
-        if (t.count < (rule.minCount ?? 1)) continue;
+        const rule = AUDIT_RULE_BY_NAME.get(name);
+        if (!rule || t.count < (rule.minCount ?? 1)) continue;
         out.push({
           rule: name,
           severity: rule.severity,

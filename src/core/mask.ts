@@ -6,13 +6,13 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'x-sandbox-control-to
 export function maskedHeaders(headers: PlainRequest['headers'] | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
-  const entries: Iterable<[string, unknown]> =
+  const entries: Iterable<[string, string | string[] | undefined]> =
     typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function'
       ? (headers as Headers).entries()
-      : Object.entries(headers);
+      : Object.entries(headers as Record<string, string | string[] | undefined>);
   for (const [name, raw] of entries) {
     if (raw === undefined) continue;
-    const value = Array.isArray(raw) ? raw.join(', ') : String(raw);
+    const value = Array.isArray(raw) ? raw.join(', ') : raw;
     const lower = name.toLowerCase();
     out[lower] = SECRET_HEADERS.has(lower) && !value.includes('ak_') ? (value === '' ? '' : '…') : maskKeys(value);
   }

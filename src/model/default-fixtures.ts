@@ -1,7 +1,7 @@
 import { faker as sharedEn } from '@faker-js/faker/locale/en';
 import type { Faker } from '@faker-js/faker';
 import type { FixtureAgent, FixtureKey, FixtureSet } from './fixture-schema.js';
-import { MODEL_IDS, type ModelId } from './models.js';
+import type { ModelId } from './models.js';
 import { seededId, seededKey } from './random.js';
 import { SCOPES } from './scopes.js';
 
@@ -25,6 +25,13 @@ export const MAGIC_KEY_SCENARIOS = [
 ] as const;
 
 export const MAGIC_ACCOUNT = 'acc_magic';
+
+/** How often each model runs a generated agent: mostly the small general model. */
+const MODEL_WEIGHTS: readonly { weight: number; value: ModelId }[] = [
+  { weight: 3, value: 'model-b' },
+  { weight: 2, value: 'model-a' },
+  { weight: 1, value: 'model-c' },
+];
 
 /** The fixed value of a magic key: the same for every seed, so a client can hard-code it (`ak_magic_rate_limited`). */
 export function magicKey(scenario: string): string {
@@ -102,11 +109,7 @@ export function generateDefaultFixtures(
   const agents: FixtureAgent[] = [];
   for (let i = 0; i < agentCount; i++) {
     const capabilities = faker.helpers.arrayElements([...CAPABILITIES], { min: 1, max: 3 });
-    const model: ModelId = faker.helpers.weightedArrayElement([
-      { weight: 3, value: MODEL_IDS[1]! },
-      { weight: 2, value: MODEL_IDS[0]! },
-      { weight: 1, value: MODEL_IDS[2]! },
-    ]);
+    const model = faker.helpers.weightedArrayElement(MODEL_WEIGHTS);
     const outputMin = faker.number.int({ min: 100, max: 500 });
     agents.push({
       id: seededId('agt', seed, `agent:${i}`),

@@ -59,7 +59,6 @@ export const FixtureSetSchema = z.strictObject({
 });
 
 export type FixtureSet = z.infer<typeof FixtureSetSchema>;
-type FixtureAccount = z.infer<typeof FixtureAccountSchema>;
 export type FixtureKey = z.infer<typeof FixtureKeySchema>;
 export type FixtureAgent = z.infer<typeof FixtureAgentSchema>;
 

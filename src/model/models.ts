@@ -36,7 +36,3 @@ export const MODELS: Readonly<Record<ModelId, Model>> = {
 
 export const DEFAULT_MODEL: ModelId = 'model-b';
 export const MODEL_IDS = Object.keys(MODELS) as ModelId[];
-
-function isModelId(value: unknown): value is ModelId {
-  return typeof value === 'string' && Object.hasOwn(MODELS, value);
-}

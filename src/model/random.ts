@@ -53,7 +53,7 @@ const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 
 export function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[Math.floor(rand() * alphabet.length)];
+  for (let i = 0; i < length; i++) out += alphabet.charAt(Math.floor(rand() * alphabet.length));
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { SandboxError } from '../../errors.js';
-import type { JournalEntry, SummaryFields } from '../../core/journal.js';
+import type { SummaryFields } from '../../core/journal.js';
 import type { SandboxCore as Sandbox } from '../../sandbox-types.js';
 import { INSPECTOR_ASSETS, INSPECTOR_CSP, inspectorPage } from './assets.js';
 import { timeline } from './timeline.js';
@@ -29,10 +29,14 @@ export function createInspectorAssetsRouter(): express.Router {
   const router = express.Router();
   const tags = new Map(Object.entries(INSPECTOR_ASSETS).map(([name, a]) => [name, etagOf(a.body)]));
   router.get('/inspector/:file', (req, res, next) => {
-    const asset = INSPECTOR_ASSETS[req.params.file!];
-    if (!asset) return next();
+    const file = req.params.file;
+    const asset = INSPECTOR_ASSETS[file];
+    if (!asset) {
+      next();
+      return;
+    }
     res.set('X-Content-Type-Options', 'nosniff');
-    sendTagged(req, res, asset.body, asset.type, tags.get(req.params.file!));
+    sendTagged(req, res, asset.body, asset.type, tags.get(file));
   });
   return router;
 }
@@ -125,7 +129,7 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
     res.type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
   router.get('/inspector/requests/:ref', (req, res) => {
-    const ref = req.params.ref!;
+    const ref = req.params.ref;
     const entry = sandbox.requests.find((e) => e.id === ref || String(e.seq) === ref);
     if (!entry)
       throw new SandboxError(`No request '${ref}' in the journal (it keeps the newest requests only).`, 'not_found');

@@ -36,6 +36,151 @@ const WINDOW_MS = 60_000;
 const MAX_ACCOUNTS = 6;
 
 const ms = (iso: string | null) => (iso === null ? Infinity : Date.parse(iso));
+const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
+interface RequestPoint {
+  at: number;
+  status: number;
+  accountId: string | null;
+}
+type TaskSpan = TimelineInput['tasks'][number] & { created: number; started: number; ended: number };
+
+/** The points of the charts: `count` ends, `stepMs` apart, the last at the sandbox clock's now. */
+interface Grid {
+  now: number;
+  stepMs: number;
+  count: number;
+  ends: number[];
+}
+
+/** Whole seconds per point, at most POINTS points, from the oldest request or task (or a minute ago) to now. */
+function gridOf(now: number, requests: RequestPoint[], tasks: TaskSpan[]): Grid {
+  let start = now - 60_000;
+  for (const r of requests) if (r.at < start) start = r.at;
+  for (const t of tasks) if (t.created < start) start = t.created;
+  const stepMs = Math.max(1, Math.ceil((now - start) / POINTS / 1000)) * 1000;
+  const count = Math.min(POINTS, Math.ceil((now - start) / stepMs) + 1);
+  return { now, stepMs, count, ends: Array.from({ length: count }, (_, i) => now - (count - 1 - i) * stepMs) };
+}
+
+const zeros = (g: Grid) => new Array<number>(g.count).fill(0);
+
+/** The first point whose time is at or after `at` (`count` when none is). */
+const firstPoint = (g: Grid, at: number) =>
+  at === Infinity ? g.count : Math.min(g.count, Math.max(0, g.count - 1 - Math.floor((g.now - at) / g.stepMs)));
+
+/** Adds `d` to point `i` of a series; a point past its end (`count`: never) changes nothing. */
+function addAt(series: number[], i: number, d: number): void {
+  const value = series[i];
+  if (value !== undefined) series[i] = value + d;
+}
+
+/** A running sum of the deltas: the value at each point. */
+function cumulative(deltas: number[]): number[] {
+  let sum = 0;
+  return deltas.map((d) => (sum += d));
+}
+
+/** How many of the sorted `times`, counting on from index `from`, are ≤ `limit`. */
+function countUpTo(times: number[], from: number, limit: number): number {
+  let i = from;
+  let t = times[i];
+  while (t !== undefined && t <= limit) t = times[++i];
+  return i;
+}
+
+/** Requests per second by status class. */
+function requestSeries(g: Grid, requests: RequestPoint[]): Timeline['requests'] {
+  const byStatus = { '2xx': zeros(g), '4xx': zeros(g), '429': zeros(g), '5xx': zeros(g) };
+  for (const r of requests) {
+    if (r.at > g.now) continue;
+    const cls = r.status === 429 ? '429' : r.status >= 500 || r.status === 0 ? '5xx' : r.status >= 400 ? '4xx' : '2xx';
+    const i = g.count - 1 - Math.floor((g.now - r.at) / g.stepMs);
+    if (i >= 0) addAt(byStatus[cls], i, 1000 / g.stepMs);
+  }
+  return byStatus;
+}
+
+/** Requests in the trailing 60 s at each point as a share of the RPM: two pointers over each account's sorted times. */
+function rateSeries(g: Grid, requests: RequestPoint[], accounts: TimelineInput['accounts']): Timeline['rate'] {
+  const rpm = new Map(accounts.map((a) => [a.id, a.limits.rpm]));
+  const active = new Map<string, number>();
+  for (const r of requests) {
+    const limit = r.accountId === null ? undefined : rpm.get(r.accountId);
+    if (r.accountId !== null && limit !== undefined && active.size < MAX_ACCOUNTS) active.set(r.accountId, limit);
+  }
+  const rate: Timeline['rate'] = {};
+  for (const [id, limit] of active) {
+    const times = requests
+      .filter((r) => r.accountId === id)
+      .map((r) => r.at)
+      .sort((a, b) => a - b);
+    let lo = 0;
+    let hi = 0;
+    rate[id] = g.ends.map((end) => {
+      hi = countUpTo(times, hi, end);
+      lo = countUpTo(times, lo, end - WINDOW_MS);
+      return Math.round((1000 * (hi - lo)) / limit) / 10;
+    });
+  }
+  return rate;
+}
+
+/** Money: each task adds its cost to the balance before it was charged and its hold while it was open (prefix sums). */
+function moneySeries(g: Grid, tasks: TaskSpan[], accounts: TimelineInput['accounts']): Timeline['money'] {
+  const money: Timeline['money'] = {};
+  const withTasks = [...new Set(tasks.map((t) => t.account_id))].slice(0, MAX_ACCOUNTS);
+  for (const a of accounts.filter((acc) => withTasks.includes(acc.id))) {
+    const own = tasks.filter((t) => t.account_id === a.id);
+    const open = own.filter((t) => t.ended > g.now).length;
+    // A finished task's hold is taken as its cost; the open ones share the account's holds now.
+    const openHold = open === 0 ? 0 : a.held_usd / open;
+    const charged = zeros(g);
+    const held = zeros(g);
+    for (const t of own) {
+      const from = firstPoint(g, t.created);
+      const to = firstPoint(g, t.ended);
+      if (t.status === 'completed' && t.ended <= g.now) {
+        addAt(charged, 0, t.usage.cost_usd);
+        addAt(charged, to, -t.usage.cost_usd);
+      }
+      if (from < to) {
+        const hold = t.ended > g.now ? openHold : t.usage.cost_usd;
+        addAt(held, from, hold);
+        addAt(held, to, -hold);
+      }
+    }
+    money[a.id] = {
+      balance: cumulative(charged).map((c) => round(a.balance_usd + c)),
+      held: cumulative(held).map(round),
+    };
+  }
+  return money;
+}
+
+/** Task states: each task adds +1/-1 where it enters and leaves a state; a running sum gives the counts per point. */
+function taskSeries(g: Grid, tasks: TaskSpan[]): Timeline['tasks'] {
+  const deltas = { queued: zeros(g), running: zeros(g), completed: zeros(g), failed: zeros(g) };
+  const add = (state: keyof typeof deltas, from: number, to: number) => {
+    if (from >= to) return;
+    addAt(deltas[state], from, 1);
+    addAt(deltas[state], to, -1);
+  };
+  for (const t of tasks) {
+    const created = firstPoint(g, t.created);
+    const started = Math.max(created, firstPoint(g, t.started));
+    const ended = Math.max(started, firstPoint(g, t.ended));
+    add('queued', created, started);
+    add('running', started, ended);
+    add(t.status === 'failed' ? 'failed' : 'completed', ended, g.count);
+  }
+  return {
+    queued: cumulative(deltas.queued),
+    running: cumulative(deltas.running),
+    completed: cumulative(deltas.completed),
+    failed: cumulative(deltas.failed),
+  };
+}
 
 export function timeline(input: TimelineInput): Timeline {
   const requests = input.requests.map((r) => ({ at: Date.parse(r.time), status: r.status, accountId: r.accountId }));
@@ -45,98 +190,13 @@ export function timeline(input: TimelineInput): Timeline {
     started: ms(t.started_at),
     ended: ms(t.completed_at),
   }));
-  let start = input.now - 60_000;
-  for (const r of requests) if (r.at < start) start = r.at;
-  for (const t of tasks) if (t.created < start) start = t.created;
-  // Whole seconds per point, at most POINTS points, ending at the sandbox clock's now.
-  const stepMs = Math.max(1, Math.ceil((input.now - start) / POINTS / 1000)) * 1000;
-  const count = Math.min(POINTS, Math.ceil((input.now - start) / stepMs) + 1);
-  const ends = Array.from({ length: count }, (_, i) => input.now - (count - 1 - i) * stepMs);
-  const zeros = () => new Array<number>(count).fill(0);
-  /** The first point whose time is at or after `at` (`count` when none is). */
-  const first = (at: number) =>
-    at === Infinity ? count : Math.min(count, Math.max(0, count - 1 - Math.floor((input.now - at) / stepMs)));
-
-  const byStatus = { '2xx': zeros(), '4xx': zeros(), '429': zeros(), '5xx': zeros() };
-  const slot = (at: number) => count - 1 - Math.floor((input.now - at) / stepMs);
-  for (const r of requests) {
-    const i = slot(r.at);
-    if (i < 0 || i >= count || r.at > input.now) continue;
-    const cls = r.status === 429 ? '429' : r.status >= 500 || r.status === 0 ? '5xx' : r.status >= 400 ? '4xx' : '2xx';
-    byStatus[cls][i]! += 1000 / stepMs;
-  }
-
-  // Requests in the trailing 60 s at each point: two pointers over each account's sorted times.
-  const rate: Record<string, number[]> = {};
-  const rpm = new Map(input.accounts.map((a) => [a.id, a.limits.rpm]));
-  const active = [
-    ...new Set(requests.map((r) => r.accountId).filter((id): id is string => id !== null && rpm.has(id))),
-  ].slice(0, MAX_ACCOUNTS);
-  for (const id of active) {
-    const times = requests
-      .filter((r) => r.accountId === id)
-      .map((r) => r.at)
-      .sort((a, b) => a - b);
-    let lo = 0;
-    let hi = 0;
-    rate[id] = ends.map((end) => {
-      while (hi < times.length && times[hi]! <= end) hi++;
-      while (lo < hi && times[lo]! <= end - WINDOW_MS) lo++;
-      return Math.round((1000 * (hi - lo)) / rpm.get(id)!) / 10;
-    });
-  }
-
-  // Money: each task adds its cost to the balance before it was charged and its hold while it was open (prefix sums).
-  const money: Timeline['money'] = {};
-  const withTasks = [...new Set(tasks.map((t) => t.account_id))].slice(0, MAX_ACCOUNTS);
-  for (const a of input.accounts.filter((acc) => withTasks.includes(acc.id))) {
-    const own = tasks.filter((t) => t.account_id === a.id);
-    const open = own.filter((t) => t.ended > input.now).length;
-    // A finished task's hold is taken as its cost; the open ones share the account's holds now.
-    const openHold = open === 0 ? 0 : a.held_usd / open;
-    const charged = zeros();
-    const held = zeros();
-    for (const t of own) {
-      const from = first(t.created);
-      const to = first(t.ended);
-      if (t.status === 'completed' && t.ended <= input.now) {
-        charged[0]! += t.usage.cost_usd;
-        if (to < count) charged[to]! -= t.usage.cost_usd;
-      }
-      if (from < to) {
-        held[from]! += t.ended > input.now ? openHold : t.usage.cost_usd;
-        if (to < count) held[to]! -= t.ended > input.now ? openHold : t.usage.cost_usd;
-      }
-    }
-    let c = 0;
-    let h = 0;
-    money[a.id] = {
-      balance: charged.map((d) => round(a.balance_usd + (c += d))),
-      held: held.map((d) => round((h += d))),
-    };
-  }
-
-  // Task states: each task adds +1/-1 where it enters and leaves a state; a running sum gives the counts per point.
-  const states = { queued: zeros(), running: zeros(), completed: zeros(), failed: zeros() };
-  const deltas = { queued: zeros(), running: zeros(), completed: zeros(), failed: zeros() };
-  const add = (state: keyof typeof deltas, from: number, to: number) => {
-    if (from >= to) return;
-    deltas[state][from]! += 1;
-    if (to < count) deltas[state][to]! -= 1;
+  const g = gridOf(input.now, requests, tasks);
+  return {
+    step: g.stepMs / 1000,
+    x: g.ends.map((e) => e / 1000),
+    requests: requestSeries(g, requests),
+    rate: rateSeries(g, requests, input.accounts),
+    money: moneySeries(g, tasks, input.accounts),
+    tasks: taskSeries(g, tasks),
   };
-  for (const t of tasks) {
-    const created = first(t.created);
-    const started = Math.max(created, first(t.started));
-    const ended = Math.max(started, first(t.ended));
-    add('queued', created, started);
-    add('running', started, ended);
-    add(t.status === 'failed' ? 'failed' : 'completed', ended, count);
-  }
-  for (const state of Object.keys(states) as (keyof typeof states)[]) {
-    let sum = 0;
-    for (let i = 0; i < count; i++) states[state][i] = sum += deltas[state][i]!;
-  }
-  return { step: stepMs / 1000, x: ends.map((e) => e / 1000), requests: byStatus, rate, money, tasks: states };
 }
-
-const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
