@@ -14,6 +14,7 @@ import type { SandboxCore, SandboxOptions } from './sandbox-types.js';
 import { loadServer } from './load-server.js';
 import { Auditor } from './audit/auditor.js';
 import { coreSettings, type CoreSettings } from './sandbox/options.js';
+import { checkListenOptions, checkSandboxOptions } from './sandbox/option-schemas.js';
 import { accountsApi, keysApi, tasksApi } from './sandbox/records.js';
 
 export type {
@@ -75,7 +76,8 @@ function createEngine(options: SandboxOptions, settings: CoreSettings) {
 }
 
 /** Creates a sandbox without msw handlers (see `createSandbox` in `index.ts` for the one with them). */
-export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
+export function createSandboxCore(given: SandboxOptions = {}): SandboxCore {
+  const options = checkSandboxOptions(given);
   const settings = coreSettings(options);
   const { seed, basePath, clockMode, start } = settings;
   const { engine, clock, initial, initialNow, auditor, hooks, settleLoop } = createEngine(options, settings);
@@ -142,7 +144,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     async listen(listenOptions = {}) {
       const server = await loadServer();
-      return server.listen(sandbox, { handlers: options.handlers, ...listenOptions });
+      return server.listen(sandbox, { handlers: options.handlers, ...checkListenOptions(listenOptions) });
     },
     webhooks: hooks,
     seed,

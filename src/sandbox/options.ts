@@ -26,10 +26,9 @@ export interface CoreSettings {
   fixtureScenarios: { name: string; scope: ScenarioScope }[];
 }
 
+/** The settings of `options`, which `checkSandboxOptions` (option-schemas.ts) has checked. */
 export function coreSettings(options: SandboxOptions): CoreSettings {
   const seed = options.seed ?? DEFAULT_SEED;
-  if (!Number.isSafeInteger(seed))
-    throw new SandboxError(`seed must be an integer, got ${JSON.stringify(options.seed)}.`);
   const faker = createFaker();
   const fixtures =
     options.fixtures === undefined
@@ -37,12 +36,6 @@ export function coreSettings(options: SandboxOptions): CoreSettings {
       : typeof options.fixtures === 'string'
         ? bundledFixtureSet(options.fixtures, seed, faker)
         : parseFixtureSet(options.fixtures, 'given to createSandbox');
-  const taskRetention = options.taskRetention ?? DEFAULT_TASK_RETENTION;
-  if (!(taskRetention === Infinity || (Number.isSafeInteger(taskRetention) && taskRetention >= 0))) {
-    throw new SandboxError(
-      `taskRetention must be an integer ≥ 0 or Infinity, got ${JSON.stringify(options.taskRetention)}.`,
-    );
-  }
   return {
     seed,
     faker,
@@ -50,10 +43,24 @@ export function coreSettings(options: SandboxOptions): CoreSettings {
     basePath: options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, '') : '/api/v1',
     clockMode: options.clock ?? 'real',
     start: options.now === undefined ? undefined : new Date(options.now).getTime(),
-    timings: { ...DEFAULT_TASK_TIMINGS, ...options.taskTimings },
-    taskRetention,
+    timings: taskTimings(options.taskTimings),
+    taskRetention: options.taskRetention ?? DEFAULT_TASK_RETENTION,
     fixtureScenarios: fixtureScenarios(fixtures),
   };
+}
+
+/** The task timings: the defaults with the given ones over them; the running range must not be upside down. */
+function taskTimings(given: Partial<TaskTimings> = {}): TaskTimings {
+  const timings = { ...DEFAULT_TASK_TIMINGS };
+  if (given.queuedMs !== undefined) timings.queuedMs = given.queuedMs;
+  if (given.runningMinMs !== undefined) timings.runningMinMs = given.runningMinMs;
+  if (given.runningMaxMs !== undefined) timings.runningMaxMs = given.runningMaxMs;
+  if (timings.runningMinMs > timings.runningMaxMs) {
+    throw new SandboxError(
+      `taskTimings: runningMinMs (${String(timings.runningMinMs)}) must not be above runningMaxMs (${String(timings.runningMaxMs)}).`,
+    );
+  }
+  return timings;
 }
 
 function fixtureScenarios(fixtures: FixtureSet): { name: string; scope: ScenarioScope }[] {

@@ -1,4 +1,3 @@
-import { SandboxError } from '../errors.js';
 import { usdToNano } from '../model/money.js';
 import { DEFAULT_DELIVERY, type DeliverySettings } from './retry.js';
 import type { WebhookOptions } from './types.js';
@@ -16,25 +15,14 @@ export interface WebhookSettings extends DeliverySettings {
   kept: number;
 }
 
-/** The createSandbox option `webhooks`, checked: a bad value throws, naming the option. */
+/** The createSandbox option `webhooks` (checked by src/sandbox/option-schemas.ts), with its defaults. */
 export function webhookSettings(options: WebhookOptions): WebhookSettings {
-  const check = (ok: boolean, what: string) => {
-    if (!ok) throw new SandboxError(`webhooks.${what}`);
+  return {
+    maxAttempts: options.maxAttempts ?? DEFAULT_DELIVERY.maxAttempts,
+    retryBaseMs: options.retryBaseMs ?? DEFAULT_DELIVERY.retryBaseMs,
+    timeoutMs: options.timeoutMs ?? DEFAULT_DELIVERY.timeoutMs,
+    flushTimeoutMs: options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS,
+    lowBalanceNano: usdToNano(options.lowBalanceUsd ?? DEFAULT_LOW_BALANCE_USD),
+    kept: options.deliveriesKept ?? DEFAULT_DELIVERIES_KEPT,
   };
-  const maxAttempts = options.maxAttempts === undefined ? DEFAULT_DELIVERY.maxAttempts : options.maxAttempts;
-  const retryBaseMs = options.retryBaseMs === undefined ? DEFAULT_DELIVERY.retryBaseMs : options.retryBaseMs;
-  const timeoutMs = options.timeoutMs === undefined ? DEFAULT_DELIVERY.timeoutMs : options.timeoutMs;
-  check(
-    Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 50,
-    `maxAttempts must be an integer from 1 to 50.`,
-  );
-  check(Number.isFinite(retryBaseMs) && retryBaseMs >= 0, `retryBaseMs must be a number of milliseconds ≥ 0.`);
-  check(Number.isFinite(timeoutMs) && timeoutMs > 0, `timeoutMs must be a number of milliseconds > 0.`);
-  const low = options.lowBalanceUsd ?? DEFAULT_LOW_BALANCE_USD;
-  check(Number.isFinite(low) && low >= 0, `lowBalanceUsd must be a number ≥ 0.`);
-  const flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
-  check(Number.isFinite(flushTimeoutMs) && flushTimeoutMs > 0, `flushTimeoutMs must be a number of milliseconds > 0.`);
-  const kept = options.deliveriesKept ?? DEFAULT_DELIVERIES_KEPT;
-  check(Number.isInteger(kept) && kept >= 1, `deliveriesKept must be a positive integer.`);
-  return { maxAttempts, retryBaseMs, timeoutMs, flushTimeoutMs, lowBalanceNano: usdToNano(low), kept };
 }
