@@ -86,7 +86,8 @@ export interface ListenOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /** Stops the server (a plain function: it may be passed around unbound). */
+  close: () => Promise<void>;
 }
 
 /** One sandbox without its msw door: state, clock, scenarios, the request core. The CLI runs on this. */

@@ -47,15 +47,15 @@ function spawnCli(args: string[], env: Record<string, string> = {}) {
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>(
     (resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   const waitFor = (pattern: RegExp) =>
     new Promise<string>((resolve, reject) => {
       const check = () => (pattern.test(stdout) ? resolve(stdout) : undefined);
-      child.stdout!.on('data', check);
+      child.stdout.on('data', check);
       child.on('close', () => reject(new Error(`exited before ${pattern}: ${stderr}`)));
       check();
     });

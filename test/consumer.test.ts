@@ -47,6 +47,7 @@ async function sh(cmd: string, args: string[], cwd: string, timeout: number) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(
       `${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`.slice(0, 8000),
+      { cause: error },
     );
   }
 }

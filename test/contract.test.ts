@@ -12,7 +12,7 @@ import { expectError, expectRateHeaders } from './support/assert.js';
 
 /** `none`: no header; `garbage`: a well-formed key never issued; `revoked`: a key revoked with `keys.revoke`;
  * `label` or `label@account`: a fixture key; `{ header }`: the Authorization header verbatim (`{admin}` → the admin key). */
-type KeySpec = 'none' | 'garbage' | 'revoked' | string | { header: string };
+type KeySpec = 'none' | 'garbage' | 'revoked' | (string & {}) | { header: string };
 
 interface Row {
   name: string;

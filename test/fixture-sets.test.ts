@@ -53,7 +53,7 @@ describe('bundled sets by name', () => {
     expect([...FIXTURE_SET_NAMES].sort()).toEqual(['default', 'empty', 'marketplace']);
   });
 
-  it('marketplace: a catalog of 30+ agents across capabilities and all three models, accounts on every plan', async () => {
+  it('marketplace: a catalog of 30+ agents across capabilities and all three models, accounts on every plan', () => {
     const sandbox = createSandbox({ fixtures: 'marketplace', clock: 'manual' });
     const set = JSON.parse(readFileSync(join(FIXTURES_DIR, 'marketplace.json'), 'utf8'));
     expect(set.agents.length).toBeGreaterThanOrEqual(30);

@@ -14,7 +14,7 @@ describe('magic keys', () => {
       const keys = generateDefaultFixtures(seed).keys.filter((k) => k.account_id === MAGIC_ACCOUNT);
       expect(keys.map((k) => k.scenario)).toEqual(SCENARIO_NAMES);
       expect(keys.map((k) => k.key)).toEqual(SCENARIO_NAMES.map(magicKey));
-      expect(keys.every((k) => k.scopes.join() === 'admin' && k.label === `magic:${k.scenario}`)).toBe(true);
+      expect(keys.every((k) => k.scopes.join() === 'admin' && k.label === `magic:${String(k.scenario)}`)).toBe(true);
     }
     expect(base().accounts.find((a) => a.id === MAGIC_ACCOUNT)!.plan).toBe('enterprise');
     expect(magicKey('rate-limited')).toBe('ak_magic_rate_limited');
@@ -32,7 +32,7 @@ describe('magic keys', () => {
     expect(sandbox.keys.list('acc_demo').find((k) => k.id === keyId)!.scenarios).toEqual([]);
   });
 
-  it('a fixture account can be set up for scenarios too (every key of it)', async () => {
+  it('a fixture account can be set up for scenarios too (every key of it)', () => {
     const fixtures = base();
     fixtures.accounts.find((a) => a.id === 'acc_free')!.scenario = ['empty-catalog', 'failing-tasks'];
     const sandbox = createSandbox({ fixtures });

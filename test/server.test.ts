@@ -45,7 +45,7 @@ function raw(bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.end(bytes));
     let out = '';
-    socket.on('data', (d) => (out += d));
+    socket.on('data', (d: Buffer) => (out += d.toString()));
     socket.on('close', () => resolve(out));
     socket.on('error', reject);
   });

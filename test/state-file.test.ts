@@ -25,7 +25,7 @@ async function api(run: CliRun, method: string, path: string, key: string, body?
     headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: await res.json() };
 }
 
 describe('--fixtures marketplace --state demo.json', () => {

@@ -36,9 +36,10 @@ async function session(
   const client = make({
     baseUrl: IN_PROCESS_BASE,
     apiKey: ADMIN.pro,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       whileWaiting?.();
       sandbox.clock.advance(ms);
+      return Promise.resolve();
     },
   });
   await client.listAgents(3);

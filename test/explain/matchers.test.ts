@@ -19,7 +19,7 @@ describe('toHaveCleanAudit', () => {
     expect(door.sandbox).toHaveCleanAudit();
     await door.call('GET', `/ext/agents?api_key=${ADMIN.pro}`);
     expect(() => expect(door.sandbox).toHaveCleanAudit()).toThrow(
-      /1 error finding .*\n  - error key-in-url ×1 \(acc_pro\) at req_000002: Send the key only in the Authorization header/s,
+      /1 error finding .*\n {2}- error key-in-url ×1 \(acc_pro\) at req_000002: Send the key only in the Authorization header/s,
     );
     expect(door.sandbox).not.toHaveCleanAudit();
     expect(door.sandbox).toHaveCleanAudit({ ignore: ['key-in-url'] });

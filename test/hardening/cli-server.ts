@@ -25,8 +25,8 @@ export async function startCli(args: string[] = [], { quiet = true } = {}): Prom
   });
   let out = '';
   let err = '';
-  proc.stdout!.on('data', (c) => (out += c));
-  proc.stderr!.on('data', (c) => (err += c));
+  proc.stdout.on('data', (c) => (out += c));
+  proc.stderr.on('data', (c) => (err += c));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the CLI did not start: ${err}`)), 15_000);
@@ -37,8 +37,8 @@ export async function startCli(args: string[] = [], { quiet = true } = {}): Prom
         resolve(m[1]!);
       }
     };
-    proc.stdout!.on('data', check);
-    exited.then((code) => reject(new Error(`the CLI exited with ${code}: ${err}`)));
+    proc.stdout.on('data', check);
+    void exited.then((code) => reject(new Error(`the CLI exited with ${code}: ${err}`)));
   });
   return { proc, origin, port: Number(new URL(origin).port), stdout: () => out, stderr: () => err, exited };
 }

@@ -33,7 +33,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function untilClosed(socket: Socket): Promise<{ text: string; ms: number }> {
   const t0 = Date.now();
   let text = '';
-  socket.on('data', (c) => (text += c));
+  socket.on('data', (c: Buffer) => (text += c.toString()));
   return new Promise((resolve) => socket.on('close', () => resolve({ text, ms: Date.now() - t0 })));
 }
 

@@ -13,7 +13,10 @@ import { cliKey, httpCall, ROOT, startCli, type CliServer } from './cli-server.j
 
 const reachable = (host: string, port: number) =>
   new Promise<boolean>((resolve) => {
-    const s = connect(port, host, () => (s.destroy(), resolve(true)));
+    const s = connect(port, host, () => {
+      s.destroy();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
   });
 
@@ -97,7 +100,7 @@ describe('API keys', () => {
       label: 'x',
       createdAt: 0,
     };
-    index.set(key.key, key as never);
+    index.set(key.key, key);
     expect(index.get(key.key)).toBe(key);
     for (const guess of [
       'ak_bbcdefghijklmnopqrstuvwxyzABCDEF',

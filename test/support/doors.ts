@@ -91,7 +91,10 @@ export function inProcess(options: SandboxOptions = {}): Door {
     sandbox,
     baseUrl: IN_PROCESS_BASE,
     call: makeCall(IN_PROCESS_BASE, options),
-    close: async () => server.close(),
+    close: () => {
+      server.close();
+      return Promise.resolve();
+    },
   };
 }
 
@@ -116,7 +119,7 @@ export function viaFetch(options: SandboxOptions = {}): Door {
 }
 
 export const DOORS = [
-  ['in-process', async (o?: SandboxOptions) => inProcess(o)],
+  ['in-process', (o?: SandboxOptions) => Promise.resolve(inProcess(o))],
   ['socket', overSocket],
-  ['fetch', async (o?: SandboxOptions) => viaFetch(o)],
+  ['fetch', (o?: SandboxOptions) => Promise.resolve(viaFetch(o))],
 ] as const;

@@ -77,7 +77,7 @@ describe('--state FILE: "load state from FILE at start, save it there at exit"',
     expect(again.requests.total).toBe(before.requests.total + 3);
   });
 
-  it('the file is written to a temporary file and renamed: an existing file is replaced whole, no temporary file is left', async () => {
+  it('the file is written to a temporary file and renamed: an existing file is replaced whole, no temporary file is left', () => {
     const file = join(dir, 'state.json');
     const sandbox = createSandbox({ clock: 'manual' });
     saveStateFile(file, sandbox.snapshot());

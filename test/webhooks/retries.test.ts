@@ -100,7 +100,7 @@ describe('retries with backoff on the sandbox clock', () => {
         throw new Error('receiver exploded');
       },
     });
-    sandbox.webhooks.add({ accountId: 'acc_demo', callback: () => new Promise(() => {}) as Promise<void> });
+    sandbox.webhooks.add({ accountId: 'acc_demo', callback: () => new Promise(() => {}) });
     sandbox.webhooks.add({ accountId: 'acc_demo', url: 'http://127.0.0.1:9/hook' }); // discard port: refused
     createTask(sandbox);
     await sandbox.webhooks.flush();
