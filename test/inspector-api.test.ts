@@ -1,7 +1,11 @@
-import { Script } from 'node:vm';
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, ERRORS, type Sandbox } from '../src/index.js';
 import type { RunningServer } from '../src/sandbox.js';
+
+const INSPECTOR_DIR = join(import.meta.dirname, '..', 'src', 'server', 'inspector');
 
 describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
   let sandbox: Sandbox;
@@ -31,10 +35,29 @@ describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
     expect(
       [...html.matchAll(/<script([^>]*)>/g)].every(([, attrs]) => /src=|type="application\/json"/.test(attrs!)),
     ).toBe(true);
-    const js = await fetch(`${server.url}/__sandbox/inspector/inspector.js`);
-    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    const script = await js.text();
-    expect(() => new Script(script)).not.toThrow(); // compiles (not run)
+    // The page's script and every module it imports, followed from inspector.js: each is served as JavaScript and
+    // parses as a module (`node --check`: compiled, not run), and together they are the .js files of the folder.
+    const served = new Set<string>();
+    const queue = ['inspector.js'];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      if (served.has(file)) continue;
+      served.add(file);
+      const js = await fetch(`${server.url}/__sandbox/inspector/${file}`);
+      expect(js.status, file).toBe(200);
+      expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      const script = await js.text();
+      const check = spawnSync(process.execPath, ['--input-type=module', '--check'], {
+        input: script,
+        encoding: 'utf8',
+      });
+      expect(check.status, `${file}: ${check.stderr}`).toBe(0);
+      for (const m of script.matchAll(/^import .* from '\.\/([\w-]+\.js)';$/gm)) queue.push(m[1]!);
+    }
+    expect([...served].sort()).toEqual(
+      readdirSync(INSPECTOR_DIR)
+        .filter((f) => f.endsWith('.js'))
+        .sort(),
+    );
   });
 
   it('gives accounts with their rate window, keys, agents, tasks and requests newest first', async () => {

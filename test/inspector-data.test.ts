@@ -4,7 +4,7 @@
  * `--state`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -300,9 +300,9 @@ describe('the built package', () => {
       const page = await fetch(`${origin}/__sandbox/`);
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await page.text()).toContain('id="scenario-catalog"');
+      const own = readdirSync(join(ROOT, 'src/server/inspector')).filter((f) => /\.(js|css)$/.test(f));
       for (const [file, source] of [
-        ['inspector.css', 'src/server/inspector/inspector.css'],
-        ['inspector.js', 'src/server/inspector/inspector.js'],
+        ...own.map((f) => [f, `src/server/inspector/${f}`]),
         ['uplot.js', 'node_modules/uplot/dist/uPlot.iife.min.js'],
       ]) {
         expect(await (await fetch(`${origin}/__sandbox/inspector/${file}`)).text()).toBe(

@@ -2,7 +2,16 @@
 // and the library's server serve them from memory, with no file read at run time.
 import html from './index.html?raw';
 import css from './inspector.css?raw';
+import panelsCss from './panels.css?raw';
 import js from './inspector.js?raw';
+import apiJs from './api.js?raw';
+import auditJs from './audit.js?raw';
+import chartsJs from './charts.js?raw';
+import detailJs from './detail.js?raw';
+import domJs from './dom.js?raw';
+import liveJs from './live.js?raw';
+import panelsJs from './panels.js?raw';
+import webhooksJs from './webhooks.js?raw';
 import uplotJs from 'uplot/dist/uPlot.iife.min.js?raw';
 import uplotCss from 'uplot/dist/uPlot.min.css?raw';
 import { SCENARIOS } from '../../scenarios/catalog.js';
@@ -12,11 +21,22 @@ export interface Asset {
   body: string;
 }
 
-/** The files under `/__sandbox/inspector/`. */
+const script = (body: string): Asset => ({ type: 'text/javascript; charset=utf-8', body });
+
+/** The files under `/__sandbox/inspector/`: the page's script is `inspector.js` and the modules it imports. */
 export const INSPECTOR_ASSETS: Record<string, Asset> = {
   'inspector.css': { type: 'text/css; charset=utf-8', body: css },
-  'inspector.js': { type: 'text/javascript; charset=utf-8', body: js },
-  'uplot.js': { type: 'text/javascript; charset=utf-8', body: uplotJs },
+  'panels.css': { type: 'text/css; charset=utf-8', body: panelsCss },
+  'inspector.js': script(js),
+  'api.js': script(apiJs),
+  'audit.js': script(auditJs),
+  'charts.js': script(chartsJs),
+  'detail.js': script(detailJs),
+  'dom.js': script(domJs),
+  'live.js': script(liveJs),
+  'panels.js': script(panelsJs),
+  'webhooks.js': script(webhooksJs),
+  'uplot.js': script(uplotJs),
   'uplot.css': { type: 'text/css; charset=utf-8', body: uplotCss },
 };
 
