@@ -204,8 +204,7 @@ async function serverCase() {
   log('server: starting the three servers');
   const targets = {};
   try {
-    for (const [name, launch] of Object.entries(SERVERS))
-      if (wantedServer(name)) targets[name] = await launch();
+    for (const [name, launch] of Object.entries(SERVERS)) if (wantedServer(name)) targets[name] = await launch();
     const { results, rss } = await alternate(targets);
     const rows = [];
     for (const route of ROUTES) {

@@ -55,9 +55,10 @@ const ok = (value: unknown, status = 200, headers?: Record<string, string>): Rep
 const EMPTY_PAGE = JSON.stringify({ data: [], has_more: false, next_cursor: null });
 
 function listAgents({ engine, req, effects }: RouteContext): Reply {
-  const params = new URLSearchParams(req.query);
-  const limit = parseLimit(params.get('limit'));
-  const rawCursor = params.get('cursor');
+  // No query (the usual first page): nothing to parse.
+  const params = req.query === '' ? undefined : new URLSearchParams(req.query);
+  const limit = parseLimit(params?.get('limit') ?? null);
+  const rawCursor = params?.get('cursor') ?? null;
   const { state } = engine;
   if (effects.emptyCatalog) {
     if (rawCursor !== null) decodeCursor(rawCursor, () => false);
