@@ -130,14 +130,19 @@ function send(door: Door, req: IncomingMessage, res: ServerResponse, out: PlainR
   else write(req, res, out, door.isClosing(), door.leading);
 }
 
-/** Bodies at least this long are written as bytes, kept for the next answer with the same text (an agent page). */
+/**
+ * Bodies from 1 KiB to 64 KiB are written as bytes, kept for the next answer with the same text (an agent page, a
+ * finished task polled): no encoding, no length count, no copy of the head and body into one string per answer.
+ */
 const KEPT_BYTES_MIN_LENGTH = 1024;
+const KEPT_BYTES_MAX_LENGTH = 64 * 1024;
 const KEPT_BYTES_MAX_ENTRIES = 32;
 const keptBytes = new Map<string, { bytes: Buffer; length: string }>();
 
 /** The body as bytes and its Content-Length: encoded once for a long body answered again (a cached page, a task). */
 function encoded(body: string): { bytes: Buffer | string; length: string } {
-  if (body.length < KEPT_BYTES_MIN_LENGTH) return { bytes: body, length: String(Buffer.byteLength(body)) };
+  if (body.length < KEPT_BYTES_MIN_LENGTH || body.length > KEPT_BYTES_MAX_LENGTH)
+    return { bytes: body, length: String(Buffer.byteLength(body)) };
   let kept = keptBytes.get(body);
   if (kept === undefined) {
     const bytes = Buffer.from(body, 'utf8');
