@@ -44,6 +44,7 @@ const { values: args } = parseArgs({
     baseline: { type: 'string' },
     state: { type: 'string' },
     browser: { type: 'boolean', default: false },
+    servers: { type: 'string' },
   },
 });
 const smoke = args.smoke;
@@ -187,6 +188,10 @@ async function alternate(targets) {
   return { results, rss };
 }
 
+/** `--servers a,b`: only the servers whose name holds one of them (node:http, the reference, always runs). */
+const wantedServer = (name) =>
+  name === 'node:http' || !args.servers || args.servers.split(',').some((part) => name.includes(part));
+
 const summary = (runs) => ({
   rps: median(runs.map((r) => r.rps)),
   p50: median(runs.map((r) => r.p50)),
@@ -199,7 +204,7 @@ async function serverCase() {
   log('server: starting the three servers');
   const targets = {};
   try {
-    for (const [name, launch] of Object.entries(SERVERS)) targets[name] = await launch();
+    for (const [name, launch] of Object.entries(SERVERS)) if (wantedServer(name)) targets[name] = await launch();
     const { results, rss } = await alternate(targets);
     const rows = [];
     for (const route of ROUTES) {

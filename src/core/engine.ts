@@ -1,4 +1,5 @@
 import type { Clock } from '../model/clock.js';
+import type { Task } from '../model/types.js';
 import type { TaskEnv } from '../rules/tasks.js';
 import type { ActiveScenarios } from '../scenarios/active.js';
 import type { RawTrace } from './trace.js';
@@ -18,6 +19,8 @@ export interface Engine extends TaskEnv {
   anonymousRpm: number;
   /** Serialised agent list pages, valid for one catalog version. */
   pageCache: { version: number; pages: Map<string, string> };
+  /** Answers of finished tasks by id (src/core/task-json.ts), made when first needed. */
+  taskJson?: Map<string, { task: Task; body: string }>;
   requestSeq: number;
 }
 

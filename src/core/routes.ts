@@ -1,7 +1,7 @@
-import { DEFAULT_MODEL, type ModelId } from '../model/models.js';
+import type { ModelId } from '../model/models.js';
 import type { Plan } from '../model/plans.js';
 import type { Scope } from '../model/scopes.js';
-import type { Account, ApiKey, Endpoint, Priority, Task } from '../model/types.js';
+import type { Account, Agent, ApiKey, Endpoint, Priority, Task } from '../model/types.js';
 import { limitsOf } from '../rules/accounts.js';
 import type { Effects } from '../rules/effects.js';
 import { ApiError } from '../rules/errors.js';
@@ -11,7 +11,8 @@ import { isBodyTooLarge, parseTaskBody } from '../rules/task-body.js';
 import type { Engine } from './engine.js';
 import { decodeCursor, encodeCursor, parseLimit } from './paging.js';
 import type { PlainRequest } from './types.js';
-import { agentView, taskView, usageView } from './views.js';
+import { agentView, usageView } from './views.js';
+import { dropOldest, taskJson } from './task-json.js';
 import { hash53 } from '../model/random.js';
 import { addStep, type RawTrace } from './trace.js';
 
@@ -54,9 +55,10 @@ const ok = (value: unknown, status = 200, headers?: Record<string, string>): Rep
 const EMPTY_PAGE = JSON.stringify({ data: [], has_more: false, next_cursor: null });
 
 function listAgents({ engine, req, effects }: RouteContext): Reply {
-  const params = new URLSearchParams(req.query);
-  const limit = parseLimit(params.get('limit'));
-  const rawCursor = params.get('cursor');
+  // No query (the usual first page): nothing to parse.
+  const params = req.query === '' ? undefined : new URLSearchParams(req.query);
+  const limit = parseLimit(params?.get('limit') ?? null);
+  const rawCursor = params?.get('cursor') ?? null;
   const { state } = engine;
   if (effects.emptyCatalog) {
     if (rawCursor !== null) decodeCursor(rawCursor, () => false);
@@ -71,14 +73,18 @@ function listAgents({ engine, req, effects }: RouteContext): Reply {
   const cacheKey = rawCursor === null ? String(limit) : `${limit}:${rawCursor}`;
   const cached = cache.pages.get(cacheKey);
   if (cached !== undefined) return { status: 200, body: cached };
+  // decodeCursor accepts only the id of an agent in the index.
   const start =
-    rawCursor === null ? 0 : state.agentIndex.get(decodeCursor(rawCursor, (id) => state.agentIndex.has(id)))! + 1;
+    rawCursor === null
+      ? 0
+      : (state.agentIndex.get(decodeCursor(rawCursor, (id) => state.agentIndex.has(id))) ?? -1) + 1;
   const page = state.agents.slice(start, start + limit);
   const hasMore = start + limit < state.agents.length;
+  const last = page.at(-1);
   const body = JSON.stringify({
     data: page.map(agentView),
     has_more: hasMore,
-    next_cursor: hasMore && page.length > 0 ? encodeCursor(page[page.length - 1]!.id) : null,
+    next_cursor: hasMore && last ? encodeCursor(last.id) : null,
   });
   if (cache.pages.size < 1000) cache.pages.set(cacheKey, body);
   return { status: 200, body };
@@ -88,11 +94,18 @@ function agentNotFound(id: string): ApiError {
   return new ApiError('not_found', `No agent with id '${id}'.`);
 }
 
+/** The agent of an id, unless the catalog is empty for the request (scenario empty-catalog). */
+function agentOf(engine: Engine, id: string, effects: Effects): Agent | undefined {
+  if (effects.emptyCatalog) return undefined;
+  const index = engine.state.agentIndex.get(id);
+  return index === undefined ? undefined : engine.state.agents[index];
+}
+
 function getAgent({ engine, id, effects, trace }: RouteContext): Reply {
-  const index = effects.emptyCatalog ? undefined : engine.state.agentIndex.get(id);
-  addStep(trace, 'resource', index === undefined ? 'fail' : 'pass', 'agent', id);
-  if (index === undefined) throw agentNotFound(id);
-  return ok(agentView(engine.state.agents[index]!));
+  const agent = agentOf(engine, id, effects);
+  addStep(trace, 'resource', agent ? 'pass' : 'fail', 'agent', id);
+  if (!agent) throw agentNotFound(id);
+  return ok(agentView(agent));
 }
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -126,7 +139,7 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
       }
       const first = state.tasks.get(seen.taskId);
       addStep(trace, 'idempotency', first ? 'applied' : 'fail', idemKey);
-      if (first) return replyTask(engine, first, { 'Idempotent-Replayed': 'true' });
+      if (first) return replyTask(engine, first, true);
       // The first task was dropped by the retention bound: refuse rather than create (and charge) it a second time.
       throw new ApiError(
         'invalid_request',
@@ -134,16 +147,15 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
       );
     }
   }
-  const index = effects.emptyCatalog ? undefined : state.agentIndex.get(body.agent_id);
-  addStep(trace, 'resource', index === undefined ? 'fail' : 'pass', 'agent', body.agent_id);
-  if (index === undefined) throw agentNotFound(body.agent_id);
+  const agent = agentOf(engine, body.agent_id, effects);
+  addStep(trace, 'resource', agent ? 'pass' : 'fail', 'agent', body.agent_id);
+  if (!agent) throw agentNotFound(body.agent_id);
   addStep(trace, 'idempotency', idemKey === undefined ? 'skip' : 'pass', idemKey);
-  const agent = state.agents[index]!;
   const input: NewTask = {
     agent,
     description: body.description,
     priority: (body.priority ?? 'normal') as Priority,
-    model: (body.model ?? agent.model ?? DEFAULT_MODEL) as ModelId,
+    model: (body.model ?? agent.model) as ModelId,
   };
   const taskEffects: TaskEffects = {
     plan,
@@ -163,14 +175,18 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
   if (storeKey !== undefined) {
     state.idempotency.delete(storeKey);
     state.idempotency.set(storeKey, { bodyHash, taskId: task.id, at: now });
-    if (state.idempotency.size > IDEMPOTENCY_MAX_ENTRIES)
-      state.idempotency.delete(state.idempotency.keys().next().value!);
+    if (state.idempotency.size > IDEMPOTENCY_MAX_ENTRIES) dropOldest(state.idempotency);
   }
   return replyTask(engine, task);
 }
 
-function replyTask(engine: Engine, task: Task, headers: Record<string, string> = {}): Reply {
-  return ok(taskView(task), 201, { Location: `${engine.basePath}/ext/tasks/${task.id}`, ...headers });
+function replyTask(engine: Engine, task: Task, replayed = false): Reply {
+  const location = `${engine.basePath}/ext/tasks/${task.id}`;
+  return {
+    status: 201,
+    body: taskJson(engine, task),
+    headers: replayed ? { Location: location, 'Idempotent-Replayed': 'true' } : { Location: location },
+  };
 }
 
 function getTask({ engine, id, account, now, trace }: RouteContext): Reply {
@@ -179,7 +195,7 @@ function getTask({ engine, id, account, now, trace }: RouteContext): Reply {
   const found = task !== undefined && task.accountId === account.id;
   addStep(trace, 'resource', found ? 'pass' : 'fail', 'task', id);
   if (!found) throw new ApiError('not_found', `No task with id '${id}'.`);
-  return ok(taskView(task));
+  return { status: 200, body: taskJson(engine, task) };
 }
 
 function getUsage({ engine, account, plan, now }: RouteContext): Reply {

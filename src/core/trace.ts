@@ -38,13 +38,32 @@ export function addStep(
 }
 
 type Figures = NonNullable<TraceStep['figures']>;
-type Format = (
-  outcome: TraceOutcome,
-  a: any,
-  b: any,
-  c: any,
-  d: any,
-) => { detail: string; figures?: Figures | Record<string, any> };
+interface Formatted {
+  detail: string;
+  figures?: Figures;
+}
+
+/** The raw figures each step records (`addStep`'s `a`–`d`), in order. */
+interface StepFigures {
+  /** pass: key id, account id; fail: reason, the key masked. */
+  key: [idOrReason: string, accountOrMaskedKey?: string];
+  scenario: [names: string, effect: string | null];
+  /** limit, used, epoch ms of the window's end, whether the anonymous bucket. */
+  rate: [limit: number, used: number, resetAt: number, anonymous: boolean];
+  /** pass: the endpoint; fail: method and path. */
+  route: [endpointOrRequest: string];
+  scope: [required: string, granted?: string];
+  /** fail: the message. */
+  body: [message?: string];
+  resource: [kind: string, id: string];
+  idempotency: [key?: string];
+  tpm: [tpm: number, usedBefore: number, needed: number];
+  /** nano-dollars. */
+  balance: [balance: number, held: number, estimated: number, spendable: number];
+  answer: [status: number, code: string | null];
+}
+
+type Format<S extends TraceStepName> = (outcome: TraceOutcome, ...figures: StepFigures[S]) => Formatted;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const usd = (nano: number) => Number(nanoToUsd(nano).toFixed(9));
@@ -58,11 +77,11 @@ const KEY_FAILURES: Record<string, string> = {
 };
 
 /** How each step's tuple reads: the detail sentence and the figures that mattered. */
-const FORMATS: Record<TraceStepName, Format> = {
+const FORMATS: { [S in TraceStepName]: Format<S> } = {
   // key: pass [keyId, accountId] | fail [reason, maskedKey]
-  key: (o, a, b) =>
+  key: (o, a, b): Formatted =>
     o === 'pass'
-      ? { detail: `Key ${a} of account ${b}.`, figures: { key_id: a, account_id: b } }
+      ? { detail: `Key ${a} of account ${b ?? ''}.`, figures: { key_id: a, account_id: b ?? null } }
       : { detail: KEY_FAILURES[a] ?? 'Invalid API key.', figures: { reason: a, key: b ?? null } },
   // scenario: applied [names, effect]
   scenario: (_o, a, b) => ({
@@ -72,20 +91,21 @@ const FORMATS: Record<TraceStepName, Format> = {
   // rate: [limit, used, resetAt, anonymous]
   rate: (o, limit, used, resetAt, anonymous) => ({
     detail: `${used} of ${limit} requests per minute used${anonymous ? ' (anonymous bucket, per client)' : ''}; ${o === 'fail' ? 'over the limit' : 'admitted'}, window resets ${iso(resetAt)}.`,
-    figures: { limit, used, remaining: Math.max(0, limit - used), reset: iso(resetAt), anonymous: Boolean(anonymous) },
+    figures: { limit, used, remaining: Math.max(0, limit - used), reset: iso(resetAt), anonymous },
   }),
   // route: pass [endpoint] | fail [method path]
-  route: (o, a) =>
+  route: (o, a): Formatted =>
     o === 'pass'
       ? { detail: `Route ${a}.`, figures: { endpoint: a } }
       : { detail: `No route for ${a}.`, figures: { request: a } },
   // scope: [required, granted]
-  scope: (o, required, granted) => ({
+  scope: (o, required, granted): Formatted => ({
     detail:
       o === 'pass'
         ? `The key has '${required}' (or admin).`
         : `The key lacks '${required}'; it has: ${granted || 'none'}.`,
-    figures: { required, granted },
+    // No `granted` figure when the scope is granted (as it reads in JSON).
+    figures: granted === undefined ? { required } : { required, granted },
   }),
   // body: pass [] | fail [message]
   body: (o, a) => (o === 'pass' ? { detail: 'The body is valid.' } : { detail: String(a) }),
@@ -104,7 +124,7 @@ const FORMATS: Record<TraceStepName, Format> = {
           : o === 'fail'
             ? 'Idempotency-Key seen before with another body (or its task is no longer stored).'
             : 'New Idempotency-Key: stored for 24 hours.',
-    figures: o === 'skip' ? undefined : { idempotency_key: key },
+    figures: o === 'skip' ? undefined : { idempotency_key: key ?? null },
   }),
   // tpm: [tpm, usedBefore, needed]
   tpm: (o, tpm, used, needed) => ({
@@ -137,15 +157,12 @@ export function formatTrace(raw: RawTrace, mask: (text: string) => string = (tex
   for (let i = 0; i < raw.length; i += STRIDE) {
     const step = raw[i] as TraceStepName;
     const outcome = raw[i + 1] as TraceOutcome;
-    const { detail, figures } = FORMATS[step](outcome, raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]);
+    // The slots hold the figures `addStep` recorded for this step (StepFigures[step]).
+    const format = FORMATS[step] as unknown as (outcome: TraceOutcome, a: Raw, b: Raw, c: Raw, d: Raw) => Formatted;
+    const { detail, figures } = format(outcome, raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]);
     if (figures)
-      for (const name of Object.keys(figures))
-        if (typeof figures[name] === 'string') figures[name] = mask(figures[name]);
-    out.push(
-      figures
-        ? { step, outcome, detail: mask(detail), figures: figures as Figures }
-        : { step, outcome, detail: mask(detail) },
-    );
+      for (const [name, value] of Object.entries(figures)) if (typeof value === 'string') figures[name] = mask(value);
+    out.push(figures ? { step, outcome, detail: mask(detail), figures } : { step, outcome, detail: mask(detail) });
   }
   return out;
 }

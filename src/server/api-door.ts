@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PlainResponse } from '../core/types.js';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { PlainRequest, PlainResponse } from '../core/types.js';
 import { MAX_BODY_BYTES } from '../rules/task-body.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { RequestHandler } from 'msw';
@@ -10,6 +10,36 @@ const INTERNAL_ERROR: PlainResponse = {
   headers: { 'Content-Type': 'application/json; charset=utf-8' },
   body: '{"error":{"code":"internal_error","message":"Internal server error."}}',
 };
+
+/** A node request as the core reads it: one object a request, its header lookup a method (no closure). */
+class NodeRequest implements PlainRequest {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly query: string,
+    readonly headers: IncomingHttpHeaders,
+    readonly body: string,
+    readonly bodyTooLarge: boolean,
+    readonly clientId: string,
+    readonly passUnmatched: boolean,
+  ) {}
+
+  header(name: string): string | undefined {
+    const value = this.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+/** What one door answers with: the sandbox, its base path and what the server around it adds. */
+interface Door {
+  sandbox: Sandbox;
+  basePath: string;
+  isClosing: () => boolean;
+  handlers: readonly RequestHandler[];
+  leading: readonly string[];
+  /** msw is loaded only for a server with handlers of the user's own (it would add to every cold start). */
+  userDoor: Promise<typeof import('../http/handlers.js')> | undefined;
+}
 
 /**
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
@@ -22,71 +52,105 @@ export function createApiDoor(
   handlers: readonly RequestHandler[] = [],
   leadingHeaders: readonly string[] = [],
 ) {
-  // msw is loaded only for a server with handlers of the user's own (it would add to every cold start).
-  const userDoor = handlers.length > 0 ? import('../http/handlers.js') : undefined;
+  const door: Door = {
+    sandbox,
+    basePath,
+    isClosing,
+    handlers,
+    leading: leadingHeaders,
+    userDoor: handlers.length > 0 ? import('../http/handlers.js') : undefined,
+  };
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
-    const run = (body: string, bodyTooLarge: boolean) => {
-      let out: PlainResponse;
-      try {
-        out = sandbox.handle({
-          method: req.method ?? 'GET',
-          path: pathname.slice(basePath.length),
-          query: q === -1 ? '' : url.slice(q + 1),
-          header: (name) => headerValue(req.headers[name]),
-          headers: req.headers,
-          body,
-          bodyTooLarge,
-          clientId: req.socket.remoteAddress ?? 'unknown',
-          passUnmatched: handlers.length > 0,
-        });
-      } catch {
-        out = INTERNAL_ERROR;
-      }
-      if (out.unmatched) {
-        const origin = `http://${req.headers.host ?? 'localhost'}`;
-        const core = out;
-        userDoor!
-          .then(({ answerUnmatched }) =>
-            answerUnmatched(
-              handlers,
-              { url: new URL(url, origin).href, method: req.method ?? 'GET', headers: req.headers, body },
-              core,
-              origin,
-            ),
-          )
-          .then(send, () => send(INTERNAL_ERROR));
-      } else {
-        send(out);
-      }
-    };
-    const send = (out: PlainResponse) => {
-      if (out.delayMs) setTimeout(() => write(req, res, out, isClosing(), leadingHeaders), out.delayMs);
-      else write(req, res, out, isClosing(), leadingHeaders);
-    };
     // A request with no body framing has no body: answer at once.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      run('', false);
+      answer(door, req, res, '', false);
       req.resume();
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => run(tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge));
+    req.on('end', () => {
+      const tooLarge = size > MAX_BODY_BYTES;
+      const [first] = chunks;
+      const bytes = chunks.length === 1 && first ? first : Buffer.concat(chunks);
+      answer(door, req, res, tooLarge ? '' : bytes.toString('utf8'), tooLarge);
+    });
     req.on('error', () => req.socket.destroy());
   };
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
+function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: string, bodyTooLarge: boolean): void {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const method = req.method ?? 'GET';
+  let out: PlainResponse;
+  try {
+    out = door.sandbox.handle(
+      new NodeRequest(
+        method,
+        (q === -1 ? url : url.slice(0, q)).slice(door.basePath.length),
+        q === -1 ? '' : url.slice(q + 1),
+        req.headers,
+        body,
+        bodyTooLarge,
+        req.socket.remoteAddress ?? 'unknown',
+        door.handlers.length > 0,
+      ),
+    );
+  } catch {
+    out = INTERNAL_ERROR;
+  }
+  if (out.unmatched && door.userDoor) {
+    const origin = `http://${req.headers.host ?? 'localhost'}`;
+    const core = out;
+    door.userDoor
+      .then(({ answerUnmatched }) =>
+        answerUnmatched(
+          door.handlers,
+          { url: new URL(url, origin).href, method, headers: req.headers, body },
+          core,
+          origin,
+        ),
+      )
+      .then(
+        (answered) => send(door, req, res, answered),
+        () => send(door, req, res, INTERNAL_ERROR),
+      );
+  } else {
+    send(door, req, res, out);
+  }
+}
+
+function send(door: Door, req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
+  if (out.delayMs) setTimeout(() => write(req, res, out, door.isClosing(), door.leading), out.delayMs);
+  else write(req, res, out, door.isClosing(), door.leading);
+}
+
+/**
+ * Bodies from 1 KiB to 64 KiB are written as bytes, kept for the next answer with the same text (an agent page, a
+ * finished task polled): no encoding, no length count, no copy of the head and body into one string per answer.
+ */
+const KEPT_BYTES_MIN_LENGTH = 1024;
+const KEPT_BYTES_MAX_LENGTH = 64 * 1024;
+const KEPT_BYTES_MAX_ENTRIES = 32;
+const keptBytes = new Map<string, { bytes: Buffer; length: string }>();
+
+/** The body as bytes and its Content-Length: encoded once for a long body answered again (a cached page, a task). */
+function encoded(body: string): { bytes: Buffer | string; length: string } {
+  if (body.length < KEPT_BYTES_MIN_LENGTH || body.length > KEPT_BYTES_MAX_LENGTH)
+    return { bytes: body, length: String(Buffer.byteLength(body)) };
+  let kept = keptBytes.get(body);
+  if (kept === undefined) {
+    const bytes = Buffer.from(body, 'utf8');
+    kept = { bytes, length: String(bytes.length) };
+    if (keptBytes.size >= KEPT_BYTES_MAX_ENTRIES) keptBytes.clear();
+    keptBytes.set(body, kept);
+  }
+  return kept;
 }
 
 /**
@@ -102,17 +166,18 @@ function write(
 ): void {
   if (res.destroyed) return;
   if (out.networkError) {
-    const socket = req.socket as typeof req.socket & { resetAndDestroy?: () => void };
-    if (socket.resetAndDestroy) socket.resetAndDestroy();
-    else socket.destroy();
+    // A TCP reset (node ≥ 16.17), the way a failing network looks to the client.
+    req.socket.resetAndDestroy();
     return;
   }
   const raw = leading.slice();
+  const headers = out.headers;
   // The length is the body's (an answer of a user's handler may carry its own header for it).
-  for (const name in out.headers)
-    if (name.length !== 14 || name.toLowerCase() !== 'content-length') raw.push(name, out.headers[name]!);
+  for (const name in headers)
+    if (name.length !== 14 || name.toLowerCase() !== 'content-length') raw.push(name, headers[name] as string);
   if (closing) raw.push('Connection', 'close');
-  raw.push('Content-Length', String(Buffer.byteLength(out.body)));
+  const { bytes, length } = encoded(out.body);
+  raw.push('Content-Length', length);
   res.writeHead(out.status, raw);
-  res.end(req.method === 'HEAD' ? undefined : out.body);
+  res.end(req.method === 'HEAD' ? undefined : bytes);
 }

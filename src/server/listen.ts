@@ -58,20 +58,19 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
 
   const { viaSlow, preload } = slowPathLoader(sandbox, basePath, controlToken, isLoopback(host));
 
+  const answered = answerTracker(inFlight, () => closing);
+  const [apiPrefix, apiQuery] = [`${basePath}/`, `${basePath}?`];
+
   const server = createServer(serverTimeouts(options), (req: IncomingMessage, res: ServerResponse) => {
     // Sockets are tracked by their unanswered requests, so that closing waits for answers still to be written
     // (node's own idea of an idle connection counts a request as done once it has been read).
     const socket = req.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
-    res.once('close', () => {
-      const busy = (inFlight.get(socket) ?? 1) - 1;
-      if (inFlight.has(socket)) inFlight.set(socket, busy);
-      if (closing && busy === 0) socket.end();
-    });
+    res.on('close', answered);
     if (closing) res.setHeader('Connection', 'close');
     if (beforeAnswer) onAnswer(req, res, beforeAnswer);
     const url = req.url ?? '/';
-    if (url.startsWith(`${basePath}/`) || url === basePath || url.startsWith(`${basePath}?`)) {
+    if (url.startsWith(apiPrefix) || url === basePath || url.startsWith(apiQuery)) {
       // A CORS preflight (an Origin and Access-Control-Request-Method) is answered by `cors`; any other OPTIONS is an
       // API request like the rest, with the rate-limit headers.
       if (
@@ -115,6 +114,19 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
       unguard();
       return closeGracefully(server, inFlight);
     },
+  };
+}
+
+/**
+ * The `close` listener of every answer, one for all (no closure a request; `res.req.socket` is the request's socket):
+ * the socket has one unanswered request less, and a closing server ends it once it has none.
+ */
+function answerTracker(inFlight: Map<Socket, number>, isClosing: () => boolean) {
+  return function answered(this: ServerResponse): void {
+    const socket = this.req.socket;
+    const busy = (inFlight.get(socket) ?? 1) - 1;
+    if (inFlight.has(socket)) inFlight.set(socket, busy);
+    if (isClosing() && busy === 0) socket.end();
   };
 }
 

@@ -1,0 +1,105 @@
+import type { Account, ApiKey } from '../model/types.js';
+import type { Effects } from '../rules/effects.js';
+import { ApiError, errorBody } from '../rules/errors.js';
+import { WINDOW_MS, type RateDecision, type RateState } from '../rules/rate-limit.js';
+import type { Engine } from './engine.js';
+import { maskKeys } from './mask.js';
+import type { Reply } from './routes.js';
+import { addStep, traceHeader, type RawTrace } from './trace.js';
+import type { PlainRequest, PlainResponse } from './types.js';
+
+/** How every answer of the request core ends (src/core/handle.ts): its common headers, the journal, the audit. */
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** What the checks learned about a request, for the journal and the answer: one object a request. */
+export interface Caller {
+  key: ApiKey | undefined;
+  account: Account | undefined;
+  scenarios: string[];
+  /** The decision trace, as tuples (formatted when read). */
+  trace: RawTrace;
+  rate: RateDecision | undefined;
+  effects: Effects;
+}
+
+export function errorReply(error: unknown): Reply {
+  // Anything that is not an ApiError is a bug of ours: answer 500 in the error shape, never a stack trace.
+  const e = error instanceof ApiError ? error : new ApiError('internal_error');
+  // An error message may echo what the client sent (a path, an id, a method): keys in it are masked.
+  return { status: e.status, body: errorBody(e.code, maskKeys(e.message)), headers: e.headers, code: e.code };
+}
+
+/** The one place every answer passes: content type, the rate-limit headers, the journal. */
+export function finish(
+  engine: Engine,
+  req: PlainRequest,
+  reply: Reply,
+  caller: Caller,
+  now: number,
+  journal = true,
+): PlainResponse {
+  const r: RateState = caller.rate ?? {
+    limit: engine.anonymousRpm,
+    remaining: engine.anonymousRpm,
+    resetAt: now + WINDOW_MS,
+  };
+  const headers: Record<string, string> = {
+    'Content-Type': JSON_CONTENT_TYPE,
+    'X-RateLimit-Limit': String(r.limit),
+    'X-RateLimit-Remaining': String(r.remaining),
+    'X-RateLimit-Reset': isoOf(r.resetAt),
+  };
+  if (reply.headers) Object.assign(headers, reply.headers);
+  if (journal) addStep(caller.trace, 'answer', reply.status < 400 ? 'pass' : 'fail', reply.status, reply.code ?? null);
+  if (req.header('x-sandbox-explain') === '1') headers['X-Sandbox-Trace'] = traceHeader(caller.trace);
+  const response: PlainResponse = { status: reply.status, headers, body: reply.body };
+  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
+  if (caller.effects.latencyMs) response.delayMs = caller.effects.latencyMs;
+  return response;
+}
+
+// The window's end changes once a minute: format it once, not per request (the profile's top core cost).
+let lastResetAt = NaN;
+let lastResetIso = '';
+function isoOf(resetAt: number): string {
+  if (resetAt !== lastResetAt) {
+    lastResetIso = new Date(resetAt).toISOString();
+    lastResetAt = resetAt;
+  }
+  return lastResetIso;
+}
+
+export function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {
+  addStep(caller.trace, 'answer', 'fail', 0, 'network_error');
+  const response: PlainResponse = { status: 0, headers: {}, body: '', networkError: true };
+  record(engine, req, 0, 'network_error', caller, now, response);
+  return response;
+}
+
+export function record(
+  engine: Engine,
+  req: PlainRequest,
+  status: number,
+  code: string | null,
+  caller: Caller,
+  now: number,
+  response?: PlainResponse,
+): void {
+  const id = engine.requestSeq;
+  const accountId = caller.account?.id ?? null;
+  engine.journal.record(
+    id,
+    now,
+    engine.basePath,
+    req,
+    response,
+    status,
+    code,
+    caller.key?.id ?? null,
+    accountId,
+    caller.scenarios,
+    caller.trace,
+  );
+  engine.audit?.observe(id, req, status, code, accountId, now, caller.trace, response);
+}
