@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 import { rawText } from './scripts/esbuild-raw.js';
+import { zodOnDemand } from './scripts/esbuild-zod-on-demand.js';
 
 // The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
@@ -31,11 +32,13 @@ export default defineConfig([
   },
   {
     // The CLI: ESM with its shebang. It imports its dependencies (express, msw, zod, faker…) from `dependencies`
-    // instead of inlining them; express and the control API are a chunk loaded after the socket listens.
+    // instead of inlining them; express and the control API are a chunk loaded after the socket listens, and zod is
+    // required on first use (scripts/esbuild-zod-on-demand.ts): the first answer loads neither (test/cli-start.test.ts).
     entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    esbuildPlugins: [rawText],
+    noExternal: ['zod'], // to reach the plugin, which makes it the shim (the shim requires the package itself)
+    esbuildPlugins: [rawText, zodOnDemand] as (typeof rawText)[],
   },
 ]);
