@@ -1,6 +1,7 @@
 import { defineConfig } from 'tsup';
 import { rawText } from './scripts/esbuild-raw.js';
 import { zodOnDemand } from './scripts/esbuild-zod-on-demand.js';
+import { fakerEnSubset } from './scripts/esbuild-faker-en-subset.js';
 
 // The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
@@ -38,7 +39,9 @@ export default defineConfig([
     format: ['esm'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    noExternal: ['zod'], // to reach the plugin, which makes it the shim (the shim requires the package itself)
-    esbuildPlugins: [rawText, zodOnDemand] as (typeof rawText)[],
+    // zod and faker reach the plugins: zod becomes the shim (which requires the package itself); faker's en locale
+    // becomes the definitions the sandbox uses, with faker's code bundled (scripts/esbuild-faker-en-subset.ts).
+    noExternal: ['zod', '@faker-js/faker'],
+    esbuildPlugins: [rawText, zodOnDemand, fakerEnSubset] as (typeof rawText)[],
   },
 ]);

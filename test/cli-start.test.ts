@@ -3,7 +3,7 @@
  * build requires zod on demand) nor msw (the server answers from the core). What a start loads is traced in the child
  * itself (test/support/load-trace.mjs), not timed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { CLI, ensureBuilt } from './support/built.js';
@@ -68,4 +68,13 @@ it('still validates the first POST with zod, loaded then: same 400 as ever', asy
     error: { code: 'invalid_request', message: "Invalid field 'agent_id': must be a string." },
   });
   expect(cli.trace()).toMatch(/LOAD cjs:zod /);
+});
+
+it("draws the library's default fixtures, seed by seed (its faker carries only the en definitions it uses)", () => {
+  for (const seed of [DEFAULT_SEED, 7, 90210]) {
+    const printed = execFileSync(process.execPath, [CLI, 'fixtures', 'export', '--seed', String(seed)], {
+      encoding: 'utf8',
+    });
+    expect(printed).toBe(`${JSON.stringify(generateDefaultFixtures(seed), null, 2)}\n`);
+  }
 });
