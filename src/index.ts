@@ -74,7 +74,7 @@ export {
 export type { ScenarioScope } from './scenarios/active.js';
 export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
 export { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
-export { FixtureSetSchema, TaskBodySchema } from './public-schemas.js';
+export { FixtureSetSchema, TaskBodySchema } from './rules/public-schemas.js';
 export { FIXTURE_SET_NAMES } from './model/fixture-sets.js';
 export type { StateSnapshot } from './model/state.js';
 export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';

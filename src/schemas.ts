@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { SandboxError } from './errors.js';
 import { fieldSchemas } from './model/field-schemas.js';
-import { lazy, lazyRecord } from './lazy.js';
+import { lazy, lazyRecord } from './model/lazy.js';
 import { SCENARIO_NAMES, type ScenarioName } from './scenarios/catalog.js';
 
 /** A schema built on first use: what the exported single schemas are (`parseInput` takes one as it takes a schema). */

@@ -1,6 +1,6 @@
 /**
  * `zod` as the CLI's build resolves it (tsup.config.ts, scripts/esbuild-zod-on-demand.ts): the real `z`, required on
- * first use. Every schema is built on first use (src/lazy.ts), so a start that validates nothing (no fixture file, no
+ * first use. Every schema is built on first use (src/model/lazy.ts), so a start that validates nothing (no fixture file, no
  * --state, no --webhook) answers its first request without loading zod; the first POST, restore or control request
  * loads it then (synchronously: its CommonJS build).
  */

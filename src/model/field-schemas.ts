@@ -1,6 +1,6 @@
 /** The plain fields every door checks the same way (src/schemas.ts builds the inputs from them; so do state files). */
 import { z } from 'zod';
-import { lazy } from '../lazy.js';
+import { lazy } from './lazy.js';
 import { PLAN_IDS, type PlanId } from './plans.js';
 import { SCOPES } from './scopes.js';
 

@@ -1,6 +1,6 @@
 import { FixtureError } from '../errors.js';
 import { z } from 'zod';
-import { lazy } from '../lazy.js';
+import { lazy } from './lazy.js';
 import { MODEL_IDS } from './models.js';
 import { PLAN_IDS } from './plans.js';
 import { SCOPES } from './scopes.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazy } from '../lazy.js';
+import { lazy } from './lazy.js';
 import { fieldSchemas } from './field-schemas.js';
 import { MODEL_IDS } from './models.js';
 import { SCOPES } from './scopes.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazy } from '../lazy.js';
+import { lazy } from '../model/lazy.js';
 import { MODEL_IDS } from '../model/models.js';
 import { PRIORITIES } from '../model/types.js';
 import { ApiError } from './errors.js';
