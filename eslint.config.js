@@ -58,7 +58,6 @@ export default tseslint.config(
     files: ['src/model/state.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unnecessary-condition': 'off' },
   },
-  { files: ['src/rules/task-body.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
   {
     files: ['src/rules/tasks.ts'],
     rules: {

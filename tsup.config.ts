@@ -1,5 +1,7 @@
 import { defineConfig } from 'tsup';
 import { rawText } from './scripts/esbuild-raw.js';
+import { zodOnDemand } from './scripts/esbuild-zod-on-demand.js';
+import { fakerEnSubset } from './scripts/esbuild-faker-en-subset.js';
 
 // The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
@@ -31,11 +33,15 @@ export default defineConfig([
   },
   {
     // The CLI: ESM with its shebang. It imports its dependencies (express, msw, zod, faker…) from `dependencies`
-    // instead of inlining them; express and the control API are a chunk loaded after the socket listens.
+    // instead of inlining them; express and the control API are a chunk loaded after the socket listens, and zod is
+    // required on first use (scripts/esbuild-zod-on-demand.ts): the first answer loads neither (test/cli-start.test.ts).
     entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    esbuildPlugins: [rawText],
+    // zod and faker reach the plugins: zod becomes the shim (which requires the package itself); faker's en locale
+    // becomes the definitions the sandbox uses, with faker's code bundled (scripts/esbuild-faker-en-subset.ts).
+    noExternal: ['zod', '@faker-js/faker'],
+    esbuildPlugins: [rawText, zodOnDemand, fakerEnSubset] as (typeof rawText)[],
   },
 ]);

@@ -73,10 +73,10 @@ export {
 } from './scenarios/catalog.js';
 export type { ScenarioScope } from './scenarios/active.js';
 export { generateDefaultFixtures, DEFAULT_SEED } from './model/default-fixtures.js';
-export { parseFixtureSet, FixtureSetSchema, type FixtureSet } from './model/fixture-schema.js';
+export { parseFixtureSet, type FixtureSet } from './model/fixture-schema.js';
+export { FixtureSetSchema, TaskBodySchema } from './rules/public-schemas.js';
 export { FIXTURE_SET_NAMES } from './model/fixture-sets.js';
 export type { StateSnapshot } from './model/state.js';
-export { TaskBodySchema } from './rules/task-body.js';
 export { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
 export type { PlainRequest, PlainResponse } from './core/types.js';
 export type { Agent, AgentPage, Task, Usage, ErrorBody } from './core/api-types.js';

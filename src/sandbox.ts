@@ -44,7 +44,7 @@ function createEngine(options: SandboxOptions, settings: CoreSettings) {
   );
   const auditor = new Auditor(() => built.state);
   const built: Engine = {
-    state: fromSnapshot(initial),
+    state: fromSnapshot(initial, true),
     seed: settings.seed,
     faker: settings.faker,
     timings: settings.timings,
@@ -95,7 +95,7 @@ export function createSandboxCore(given: SandboxOptions = {}): SandboxCore {
   const sandbox: SandboxCore = {
     handle: (req) => handle(engine, req),
     reset() {
-      engine.state = fromSnapshot(initial);
+      engine.state = fromSnapshot(initial, true);
       clock.set(clockMode === 'manual' ? (start ?? initialNow) : (start ?? Date.now()));
       engine.seed = seed;
       engine.journal.clear();

@@ -92,7 +92,7 @@ function stateSync(raw: string | undefined): StateSync {
 }
 
 function webhookUrl(raw: string): string {
-  const checked = WEBHOOK_URL.safeParse(raw);
+  const checked = WEBHOOK_URL().safeParse(raw);
   if (!checked.success) throw new UsageError(`--webhook must be an http or https URL; got "${raw}".`);
   return checked.data;
 }

@@ -3,7 +3,7 @@ import { version } from '../../package.json';
 import { MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT } from './paging.js';
 import { ROUTES } from './routes.js';
 import { AgentListSchema, AgentSchema, ErrorSchema, TaskSchema, UsageSchema } from './view-schemas.js';
-import { TaskBodySchema, MAX_BODY_BYTES } from '../rules/task-body.js';
+import { taskBodySchema, MAX_BODY_BYTES } from '../rules/task-body.js';
 import { ERRORS, type ErrorCode } from '../rules/errors.js';
 import { SCENARIO_NAMES } from '../scenarios/catalog.js';
 import { SCOPES } from '../model/scopes.js';
@@ -53,7 +53,7 @@ function schemas(): Record<string, unknown> {
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
   const out = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }).schemas;
   // The request body is read as input: optional fields stay optional and unknown fields are allowed (they are ignored).
-  const body = z.toJSONSchema(TaskBodySchema, { target: 'draft-2020-12', io: 'input' });
+  const body = z.toJSONSchema(taskBodySchema(), { target: 'draft-2020-12', io: 'input' });
   const all: Record<string, Record<string, unknown>> = {
     ...out,
     TaskBody: {

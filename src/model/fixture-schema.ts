@@ -1,66 +1,75 @@
 import { FixtureError } from '../errors.js';
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import { MODEL_IDS } from './models.js';
 import { PLAN_IDS } from './plans.js';
 import { SCOPES } from './scopes.js';
 
-/**
- * Scenarios a fixture account or key is set up for (one name or a list): applied to it, and only to it, when the
- * sandbox starts and again on `reset()`. The names are checked against the scenario catalogue by the sandbox.
- */
-const FixtureScenarioSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+/** The fixture set's schemas, built on first use (a fixture file or object given), not when imported. */
+const schemas = lazy(() => {
+  /**
+   * Scenarios a fixture account or key is set up for (one name or a list): applied to it, and only to it, when the
+   * sandbox starts and again on `reset()`. The names are checked against the scenario catalogue by the sandbox.
+   */
+  const FixtureScenarioSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
+  /** A fixture set: the demo data a sandbox starts from (JSON, snake_case, USD). */
+  const FixtureAccountSchema = z.strictObject({
+    id: z.string().regex(/^acc_[A-Za-z0-9_-]+$/, 'must look like acc_<id>'),
+    name: z.string().min(1),
+    plan: z.enum(PLAN_IDS as [string, ...string[]]),
+    /** Defaults to the plan's monthly credits. */
+    balance_usd: z.number().nonnegative().optional(),
+    limits: z
+      .strictObject({ rpm: z.number().int().positive().optional(), tpm: z.number().int().positive().optional() })
+      .optional(),
+    scenario: FixtureScenarioSchema.optional(),
+  });
+
+  const FixtureKeySchema = z.strictObject({
+    id: z.string().regex(/^key_[A-Za-z0-9_-]+$/, 'must look like key_<id>'),
+    key: z.string().regex(/^ak_[A-Za-z0-9_-]+$/, 'must look like ak_<body>'),
+    account_id: z.string(),
+    scopes: z.array(z.enum(SCOPES)).min(1),
+    label: z.string().optional(),
+    revoked: z.boolean().optional(),
+    /** A magic key: every request with it runs under this scenario (or these). */
+    scenario: FixtureScenarioSchema.optional(),
+  });
+
+  const FixtureAgentSchema = z.strictObject({
+    id: z.string().regex(/^agt_[A-Za-z0-9_-]+$/, 'must look like agt_<id>'),
+    name: z.string().min(1),
+    description: z.string(),
+    capabilities: z.array(z.string()),
+    model: z.enum(MODEL_IDS as [string, ...string[]]),
+    status: z.enum(['available', 'unavailable']),
+    created_at: z.iso.datetime(),
+    tokens: z.strictObject({
+      overhead: z.number().int().nonnegative(),
+      output_min: z.number().int().nonnegative(),
+      output_max: z.number().int().nonnegative(),
+    }),
+  });
+
+  const FixtureSetSchema = z.strictObject({
+    $schema: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    accounts: z.array(FixtureAccountSchema).min(1),
+    keys: z.array(FixtureKeySchema),
+    agents: z.array(FixtureAgentSchema),
+  });
+  return { FixtureSetSchema, FixtureAccountSchema, FixtureKeySchema, FixtureAgentSchema };
+});
 
 /** A fixture set: the demo data a sandbox starts from (JSON, snake_case, USD). */
-const FixtureAccountSchema = z.strictObject({
-  id: z.string().regex(/^acc_[A-Za-z0-9_-]+$/, 'must look like acc_<id>'),
-  name: z.string().min(1),
-  plan: z.enum(PLAN_IDS as [string, ...string[]]),
-  /** Defaults to the plan's monthly credits. */
-  balance_usd: z.number().nonnegative().optional(),
-  limits: z
-    .strictObject({ rpm: z.number().int().positive().optional(), tpm: z.number().int().positive().optional() })
-    .optional(),
-  scenario: FixtureScenarioSchema.optional(),
-});
+export const fixtureSetSchema = () => schemas().FixtureSetSchema;
 
-const FixtureKeySchema = z.strictObject({
-  id: z.string().regex(/^key_[A-Za-z0-9_-]+$/, 'must look like key_<id>'),
-  key: z.string().regex(/^ak_[A-Za-z0-9_-]+$/, 'must look like ak_<body>'),
-  account_id: z.string(),
-  scopes: z.array(z.enum(SCOPES)).min(1),
-  label: z.string().optional(),
-  revoked: z.boolean().optional(),
-  /** A magic key: every request with it runs under this scenario (or these). */
-  scenario: FixtureScenarioSchema.optional(),
-});
-
-const FixtureAgentSchema = z.strictObject({
-  id: z.string().regex(/^agt_[A-Za-z0-9_-]+$/, 'must look like agt_<id>'),
-  name: z.string().min(1),
-  description: z.string(),
-  capabilities: z.array(z.string()),
-  model: z.enum(MODEL_IDS as [string, ...string[]]),
-  status: z.enum(['available', 'unavailable']),
-  created_at: z.iso.datetime(),
-  tokens: z.strictObject({
-    overhead: z.number().int().nonnegative(),
-    output_min: z.number().int().nonnegative(),
-    output_max: z.number().int().nonnegative(),
-  }),
-});
-
-export const FixtureSetSchema = z.strictObject({
-  $schema: z.string().optional(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  accounts: z.array(FixtureAccountSchema).min(1),
-  keys: z.array(FixtureKeySchema),
-  agents: z.array(FixtureAgentSchema),
-});
-
-export type FixtureSet = z.infer<typeof FixtureSetSchema>;
-export type FixtureKey = z.infer<typeof FixtureKeySchema>;
-export type FixtureAgent = z.infer<typeof FixtureAgentSchema>;
+type Schemas = ReturnType<typeof schemas>;
+export type FixtureSet = z.infer<Schemas['FixtureSetSchema']>;
+export type FixtureKey = z.infer<Schemas['FixtureKeySchema']>;
+export type FixtureAgent = z.infer<Schemas['FixtureAgentSchema']>;
 
 export { FixtureError };
 
@@ -68,7 +77,7 @@ export { FixtureError };
  * Validates a fixture set; throws a FixtureError whose message names the source, the path in it and what is wrong.
  */
 export function parseFixtureSet(input: unknown, source = 'fixtures'): FixtureSet {
-  const parsed = FixtureSetSchema.safeParse(input);
+  const parsed = fixtureSetSchema().safeParse(input);
   if (!parsed.success) {
     const lines = parsed.error.issues.slice(0, 10).map((issue) => `  at ${formatPath(issue.path)}: ${issue.message}`);
     throw new FixtureError(`Invalid fixture set ${source}:\n${lines.join('\n')}`);

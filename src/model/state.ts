@@ -4,7 +4,7 @@ import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
 import { DueQueue } from './due-queue.js';
 import { Fifo } from './fifo.js';
-import { StateSnapshotSchema } from './snapshot-schema.js';
+import { stateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
 import type { Scope } from './scopes.js';
@@ -197,8 +197,11 @@ export function toSnapshot(state: State, seed: number, now: number): StateSnapsh
   ) as StateSnapshot;
 }
 
-/** Rebuilds a state from a snapshot; throws SnapshotError on a value that is not one. */
-export function fromSnapshot(input: unknown): State {
+/**
+ * Rebuilds a state from a snapshot; throws SnapshotError on a value that is not one. `own`: a snapshot this sandbox
+ * made itself (its initial state), copied instead of checked, so that a start loads no zod.
+ */
+export function fromSnapshot(input: unknown, own = false): State {
   const snap = input as Partial<StateSnapshot> | null;
   if (!snap || typeof snap !== 'object' || snap.format !== 'agent-work-sandbox/state') {
     throw new SnapshotError('Not a sandbox state snapshot: "format" must be "agent-work-sandbox/state".');
@@ -211,7 +214,7 @@ export function fromSnapshot(input: unknown): State {
   for (const field of lists) {
     if (!Array.isArray(snap[field])) throw new SnapshotError(`Invalid state snapshot: "${field}" must be an array.`);
   }
-  const checked = StateSnapshotSchema.safeParse(snap);
+  const checked = own ? { success: true as const, data: structuredClone(snap) } : stateSnapshotSchema().safeParse(snap);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new SnapshotError(`Invalid state snapshot: "${issue.path.join('.')}" ${issue.message}.`);

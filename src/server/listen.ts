@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { SlowPaths } from './app.js';
@@ -43,7 +42,10 @@ export interface ServerOptions extends ListenOptions {
 
 export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Promise<SandboxServer> {
   const host = options.host ?? DEFAULT_HOST;
-  const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
+  // node:crypto only when a token is made (an exposed host): a loopback start does not load it.
+  const controlToken =
+    options.controlToken ??
+    (isLoopback(host) ? undefined : (await import('node:crypto')).randomBytes(18).toString('base64url'));
   const basePath = sandbox.basePath;
   const beforeAnswer = options.beforeAnswer;
   let closing = false;

@@ -1,0 +1,80 @@
+/**
+ * The CLI's start (issue 16): the first answer needs neither zod (every schema is built on first use, and the CLI's
+ * build requires zod on demand) nor msw (the server answers from the core). What a start loads is traced in the child
+ * itself (test/support/load-trace.mjs), not timed.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { CLI, ensureBuilt } from './support/built.js';
+import { DEFAULT_SEED, generateDefaultFixtures } from '../src/model/default-fixtures.js';
+
+beforeAll(ensureBuilt, 120_000);
+
+const TRACE = fileURLToPath(new URL('./support/load-trace.mjs', import.meta.url));
+/** The Pro account's admin key of the default fixtures. */
+const KEY = generateDefaultFixtures(DEFAULT_SEED).keys.find((k) => k.id === 'key_demo_admin')?.key ?? '';
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+/** Starts the CLI under the trace; resolves with its URL and a getter of the trace so far. */
+function startTraced(args: string[]) {
+  const child = spawn(process.execPath, ['--import', TRACE, CLI, '--port', '0', '--quiet', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let trace = '';
+  child.stderr.on('data', (d: Buffer) => (trace += d.toString()));
+  const url = new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.on('close', () => reject(new Error(`exited before its URL: ${trace}`)));
+  });
+  return { url, trace: () => trace };
+}
+
+/** The modules loaded before the first request, from the trace. */
+function loadedBeforeFirstRequest(trace: string): string[] {
+  const [before = ''] = trace.split('FIRST-REQUEST\n');
+  return before.split('\n').filter((line) => line.startsWith('LOAD '));
+}
+
+it('answers its first request without loading zod or msw', async () => {
+  const cli = startTraced([]);
+  const res = await fetch(`${await cli.url}/ext/agents`, { headers: { authorization: `Bearer ${KEY}` } });
+  expect(res.status).toBe(200);
+  await res.text();
+  const trace = cli.trace();
+  expect(trace).toContain('FIRST-REQUEST');
+  const loaded = loadedBeforeFirstRequest(trace);
+  expect(loaded.some((l) => l.includes('/dist/cli.js'))).toBe(true); // the trace sees the CLI's own modules
+  expect(loaded.filter((l) => /\bzod\b|[/@]msw|@mswjs/.test(l))).toEqual([]);
+});
+
+it('still validates the first POST with zod, loaded then: same 400 as ever', async () => {
+  const cli = startTraced([]);
+  const res = await fetch(`${await cli.url}/ext/tasks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ agent_id: 7 }),
+  });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({
+    error: { code: 'invalid_request', message: "Invalid field 'agent_id': must be a string." },
+  });
+  expect(cli.trace()).toMatch(/LOAD cjs:zod /);
+});
+
+it("draws the library's default fixtures, seed by seed (its faker carries only the en definitions it uses)", () => {
+  for (const seed of [DEFAULT_SEED, 7, 90210]) {
+    const printed = execFileSync(process.execPath, [CLI, 'fixtures', 'export', '--seed', String(seed)], {
+      encoding: 'utf8',
+    });
+    expect(printed).toBe(`${JSON.stringify(generateDefaultFixtures(seed), null, 2)}\n`);
+  }
+});
