@@ -77,7 +77,14 @@ function createEngine(options: SandboxOptions, settings: CoreSettings) {
 
 /** Creates a sandbox without msw handlers (see `createSandbox` in `index.ts` for the one with them). */
 export function createSandboxCore(given: SandboxOptions = {}): SandboxCore {
-  const options = checkSandboxOptions(given);
+  return createCheckedSandboxCore(checkSandboxOptions(given));
+}
+
+/**
+ * The same, for options already checked: the CLI checks its flags itself, so its start builds no option schema (zod
+ * stays unloaded until something needs it, see test/cli-start.test.ts).
+ */
+export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
   const settings = coreSettings(options);
   const { seed, basePath, clockMode, start } = settings;
   const { engine, clock, initial, initialNow, auditor, hooks, settleLoop } = createEngine(options, settings);

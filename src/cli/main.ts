@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
 import { version } from '../../package.json';
-import { createSandboxCore as createSandbox } from '../sandbox.js';
+import { createCheckedSandboxCore as createSandbox } from '../sandbox.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import { generateDefaultFixtures } from '../model/default-fixtures.js';
 import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
