@@ -50,25 +50,10 @@ export default tseslint.config(
     },
   },
   { files: ['src/model/default-fixtures.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  { files: ['src/model/due-queue.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  { files: ['src/model/fifo.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
   { files: ['src/model/fixture-schema.ts'], rules: { '@typescript-eslint/no-unused-vars': 'off' } },
-  { files: ['src/model/heap.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  { files: ['src/model/key-index.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
   { files: ['src/model/models.ts'], rules: { '@typescript-eslint/no-unused-vars': 'off' } },
   { files: ['src/model/random.ts'], rules: { '@typescript-eslint/restrict-plus-operands': 'off' } },
-  {
-    files: ['src/model/state.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unnecessary-condition': 'off' },
-  },
   { files: ['src/rules/task-body.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  {
-    files: ['src/rules/tasks.ts'],
-    rules: {
-      '@typescript-eslint/no-confusing-void-expression': 'off',
-      '@typescript-eslint/no-non-null-assertion': 'off',
-    },
-  },
   {
     files: ['src/server/api-door.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unnecessary-condition': 'off' },

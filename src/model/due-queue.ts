@@ -52,14 +52,17 @@ export class DueQueue<T> {
       const pAt = keys[2 * parent] ?? 0;
       const pOrder = keys[2 * parent + 1] ?? 0;
       if (!(at < pAt || (at === pAt && order < pOrder))) break;
-      keys[2 * i] = pAt;
-      keys[2 * i + 1] = pOrder;
-      items[i] = items[parent] as T;
+      this.put(i, pAt, pOrder, items[parent] as T);
       i = parent;
     }
-    keys[2 * i] = at;
-    keys[2 * i + 1] = order;
-    items[i] = item;
+    this.put(i, at, order, item);
+  }
+
+  /** Writes slot i. */
+  private put(i: number, at: number, order: number, item: T): void {
+    this.keys[2 * i] = at;
+    this.keys[2 * i + 1] = order;
+    this.items[i] = item;
   }
 
   /**
@@ -112,14 +115,10 @@ export class DueQueue<T> {
         }
       }
       if (!(mAt < at || (mAt === at && mOrder < order))) break;
-      keys[2 * i] = mAt;
-      keys[2 * i + 1] = mOrder;
-      items[i] = items[m] as T;
+      this.put(i, mAt, mOrder, items[m] as T);
       i = m;
     }
-    keys[2 * i] = at;
-    keys[2 * i + 1] = order;
-    items[i] = item;
+    this.put(i, at, order, item);
   }
 
   clear(): void {

@@ -225,8 +225,10 @@ export function fromSnapshot(input: unknown): State {
   }
   const checked = StateSnapshotSchema.safeParse(snap);
   if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    throw new SnapshotError(`Invalid state snapshot: "${issue.path.join('.')}" ${issue.message}.`);
+    const issue = checked.error.issues[0];
+    throw new SnapshotError(
+      `Invalid state snapshot: "${issue?.path.join('.') ?? ''}" ${issue?.message ?? 'is invalid'}.`,
+    );
   }
   // zod's output is already a copy of every field the sandbox reads; only forced task results, kept as given, are shared.
   const copy = checked.data as unknown as StateSnapshot;

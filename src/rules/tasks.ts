@@ -6,7 +6,7 @@ import { intBetween, randomString, rngFor } from '../model/random.js';
 import type { State } from '../model/state.js';
 import { intern } from '../model/intern.js';
 import { TaskRecord, type TaskExtra } from '../model/task-record.js';
-import type { Account, Agent, Priority, Task, TaskError, TaskStatus } from '../model/types.js';
+import type { Account, Agent, Priority, Task, TaskError } from '../model/types.js';
 import { syncPeriod } from './accounts.js';
 import { assertAffordable, availableNano, costOf, pricesFor, settleHold } from './billing.js';
 import { ApiError } from './errors.js';
@@ -56,7 +56,13 @@ export interface TaskEffects {
  * Creates a task: estimates its tokens and cost, checks money (402) then tokens (429), holds the estimated cost and
  * schedules its moves. Throws before changing anything when a check fails.
  */
-export function createTask(env: TaskEnv, account: Account, input: NewTask, now: number, effects: TaskEffects): TaskRecord {
+export function createTask(
+  env: TaskEnv,
+  account: Account,
+  input: NewTask,
+  now: number,
+  effects: TaskEffects,
+): TaskRecord {
   const { state } = env;
   const plan = effects.plan ?? PLANS[account.plan];
   const seq = state.counters.task + 1;
@@ -127,7 +133,7 @@ function resultFor(task: Task): { output: string } {
     const sentences: string[] = [];
     for (let s = intBetween(rand, 3, 6); s > 0; s--) {
       const picked: string[] = [];
-      for (let w = intBetween(rand, 5, 12); w > 0; w--) picked.push(words[Math.floor(rand() * words.length)]!);
+      for (let w = intBetween(rand, 5, 12); w > 0; w--) picked.push(words[Math.floor(rand() * words.length)] ?? '');
       const text = picked.join(' ');
       sentences.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
     }
