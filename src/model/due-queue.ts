@@ -49,8 +49,8 @@ export class DueQueue<T> {
     items.push(item);
     while (i > 0) {
       const parent = (i - 1) >> 2;
-      const pAt = keys[2 * parent] ?? 0;
-      const pOrder = keys[2 * parent + 1] ?? 0;
+      const pAt = keys[2 * parent] as number;
+      const pOrder = keys[2 * parent + 1] as number;
       if (!(at < pAt || (at === pAt && order < pOrder))) break;
       this.put(i, pAt, pOrder, items[parent] as T);
       i = parent;
@@ -74,7 +74,7 @@ export class DueQueue<T> {
     const items = this.items;
     const at = this.n > 0 ? (keys[0] ?? Infinity) : Infinity;
     const runAt = this.run.headAt();
-    if (runAt < at || (runAt === at && runAt !== Infinity && this.run.headOrder() < (keys[1] ?? 0))) {
+    if (runAt < at || (runAt === at && runAt !== Infinity && this.run.headOrder() < (keys[1] as number))) {
       if (runAt > now) return undefined;
       this.poppedAt = runAt;
       this.poppedEnd = false;
@@ -83,10 +83,10 @@ export class DueQueue<T> {
     if (at > now) return undefined;
     const item = items[0] as T;
     this.poppedAt = at;
-    this.poppedEnd = ((keys[1] ?? 0) & 1) === 1;
+    this.poppedEnd = ((keys[1] as number) & 1) === 1;
     const n = --this.n;
-    const lastAt = keys[2 * n] ?? 0;
-    const lastOrder = keys[2 * n + 1] ?? 0;
+    const lastAt = keys[2 * n] as number;
+    const lastOrder = keys[2 * n + 1] as number;
     const lastItem = items.pop() as T;
     if (n > 0) this.siftDown(lastAt, lastOrder, lastItem, n);
     return item;
@@ -103,11 +103,11 @@ export class DueQueue<T> {
       if (first >= n) break;
       const last = Math.min(first + 4, n);
       let m = first;
-      let mAt = keys[2 * first] ?? 0;
-      let mOrder = keys[2 * first + 1] ?? 0;
+      let mAt = keys[2 * first] as number;
+      let mOrder = keys[2 * first + 1] as number;
       for (let c = first + 1; c < last; c++) {
-        const cAt = keys[2 * c] ?? 0;
-        const cOrder = keys[2 * c + 1] ?? 0;
+        const cAt = keys[2 * c] as number;
+        const cOrder = keys[2 * c + 1] as number;
         if (cAt < mAt || (cAt === mAt && cOrder < mOrder)) {
           m = c;
           mAt = cAt;
@@ -144,15 +144,15 @@ class Run<T> {
   }
 
   headOrder(): number {
-    return this.keys[2 * this.head + 1] ?? 0;
+    return this.keys[2 * this.head + 1] as number;
   }
 
   /** Whether (at, order) goes after the last move queued. */
   accepts(at: number, order: number): boolean {
     const last = this.items.length - 1;
     if (last < this.head) return true;
-    const lastAt = this.keys[2 * last] ?? 0;
-    return at > lastAt || (at === lastAt && order > (this.keys[2 * last + 1] ?? 0));
+    const lastAt = this.keys[2 * last] as number;
+    return at > lastAt || (at === lastAt && order > (this.keys[2 * last + 1] as number));
   }
 
   push(at: number, order: number, item: T): void {

@@ -19,16 +19,20 @@ const MODEL_SHIFT = 5;
 const QUEUED = 0;
 const RUNNING = 1;
 const COMPLETED = 2;
+const TIME_SPLIT = 2 ** 30;
 const FAILED = 3;
 
 /**
  * A stored task: only what cannot be derived, so that 100,000 tasks stay small (docs/benchmarks.md, issue 16). Times
- * are `createdAt` and two small offsets from it (integers a JavaScript engine stores unboxed); the enumerations share
- * one integer; charged figures, the hold once released, the start and end times and the result or error follow from
- * the status and the plan unless the control API forced them (`extra`). It reads as the `Task` record.
+ * are `createdAt` (split in two) and two small offsets from it: integers a JavaScript engine stores unboxed. The
+ * enumerations share one integer; charged figures, the hold once released, the start and end times and the result or
+ * error follow from the status and the plan unless the control API forced them (`extra`). It reads as a `Task`.
  */
 export class TaskRecord implements Task {
   private bits: number;
+  /** `createdAt` in two small integers (an epoch-ms double would be a separate 16-byte box). */
+  private readonly createdHi: number;
+  private readonly createdLo: number;
   private readonly startIn: number;
   private readonly endIn: number;
   extra: TaskExtra | null = null;
@@ -45,10 +49,12 @@ export class TaskRecord implements Task {
     readonly plannedCostNano: number,
     /** The amount held while the task is unfinished. */
     private readonly hold: number,
-    readonly createdAt: number,
+    createdAt: number,
     startAt: number,
     endAt: number,
   ) {
+    this.createdHi = Math.floor(createdAt / TIME_SPLIT);
+    this.createdLo = createdAt - this.createdHi * TIME_SPLIT;
     this.bits =
       TASK_STATUSES.indexOf(fields.status) |
       (fields.outcome === 'failed' ? FAILED_OUTCOME : 0) |
@@ -87,6 +93,9 @@ export class TaskRecord implements Task {
   }
   get model(): ModelId {
     return MODEL_IDS[this.bits >> MODEL_SHIFT] ?? 'model-a';
+  }
+  get createdAt(): number {
+    return this.createdHi * TIME_SPLIT + this.createdLo;
   }
   get startAt(): number {
     return this.createdAt + this.startIn;
