@@ -1,7 +1,7 @@
 import { MODEL_IDS, type ModelId } from './models.js';
 import { PRIORITIES, TASK_STATUSES, type Priority, type Task, type TaskError, type TaskStatus } from './types.js';
 
-export const TASK_FAILED: TaskError = { code: 'task_failed', message: 'The agent could not complete the task.' };
+const TASK_FAILED: TaskError = { code: 'task_failed', message: 'The agent could not complete the task.' };
 
 /** What the control API forced on a task, where it differs from what its planned times and outcome give. */
 export interface TaskExtra {
