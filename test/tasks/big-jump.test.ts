@@ -33,7 +33,7 @@ function call(sandbox: Sandbox, account: Account, method: string, path: string, 
 /** Moves the clock by `ms`: at once, or in steps of a second (an hour once the first twelve hours are past). */
 function advance(sandbox: Sandbox, ms: number, stepped: boolean) {
   if (!stepped) return void sandbox.clock.advance(ms);
-  for (let done = 0; done < ms; ) {
+  for (let done = 0; done < ms;) {
     const step = Math.min(ms - done, done < DAY / 2 ? 1000 : 3600 * 1000);
     sandbox.clock.advance(step);
     done += step;
@@ -51,7 +51,8 @@ function run(stepped: boolean) {
   const reads: string[] = [];
   const readAll = () => {
     for (const t of ids) reads.push(call(sandbox, t.account, 'GET', `/ext/tasks/${t.id}`));
-    for (const a of ACCOUNTS) reads.push(call(sandbox, a, 'GET', '/ext/usage'), JSON.stringify(sandbox.accounts.get(a)));
+    for (const a of ACCOUNTS)
+      reads.push(call(sandbox, a, 'GET', '/ext/usage'), JSON.stringify(sandbox.accounts.get(a)));
   };
   for (let i = 0; i < 60; i++) {
     const account = ACCOUNTS[i % 2]!;
