@@ -1,7 +1,7 @@
 /** Strings up to this length are shared between the records that repeat them. */
-const MAX_LENGTH = 512;
+const MAX_LENGTH = 256;
 /** The table is emptied when it holds this many strings, so that it stays bounded whatever the input. */
-const MAX_ENTRIES = 4096;
+const MAX_ENTRIES = 1024;
 
 const table = new Map<string, string>();
 
