@@ -1,8 +1,8 @@
 /**
- * The planned task moves, earliest first: a four-ary min-heap (fewer levels, each in one cache line) kept in parallel arrays (time and order in one growable
- * Float64Array, the task itself in a plain array), so that a queued task costs two slots per move and no object, and
- * a settled move needs no lookup by id. Ties in time keep the order of `order` (a task's `seq * 2`, `+ 1` for its
- * end), which is the order in which the moves were planned.
+ * The planned task moves, earliest first: a four-ary min-heap (fewer levels, each in one cache line) kept in parallel
+ * arrays (time and order in one growable Float64Array, the task itself in a plain array), so that a queued task costs
+ * two slots per move and no object, and a settled move needs no lookup by id. Ties in time keep the order of `order`
+ * (a task's `seq * 2`, `+ 1` for its end), which is the order in which the moves were planned.
  *
  * Starts are planned in the order tasks are created, mostly at nondecreasing times: those that do not go before the
  * last one queued wait in a plain first-in first-out run beside the heap (O(1) each, no sifting); the heap holds the
