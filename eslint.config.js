@@ -48,21 +48,4 @@ export default tseslint.config(
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
-  // Lint debt: these files were written before the strict config and still have findings of the rules named here.
-  // Each entry goes when its file is fixed; nothing new may be added to the list.
-  { files: ['src/model/due-queue.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  { files: ['src/model/fifo.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  { files: ['src/model/heap.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  { files: ['src/model/key-index.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
-  {
-    files: ['src/model/state.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unnecessary-condition': 'off' },
-  },
-  {
-    files: ['src/rules/tasks.ts'],
-    rules: {
-      '@typescript-eslint/no-confusing-void-expression': 'off',
-      '@typescript-eslint/no-non-null-assertion': 'off',
-    },
-  },
 );

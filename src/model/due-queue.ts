@@ -1,8 +1,12 @@
 /**
- * The planned task moves, earliest first: a binary min-heap kept in parallel arrays (time and order in one growable
- * Float64Array, the task itself in a plain array), so that a queued task costs two slots per move and no object, and
- * a settled move needs no lookup by id. Ties in time keep the order of `order` (a task's `seq * 2`, `+ 1` for its
- * end), which is the order in which the moves were planned.
+ * The planned task moves, earliest first: a four-ary min-heap (fewer levels, each in one cache line) kept in parallel
+ * arrays (time and order in one growable Float64Array, the task itself in a plain array), so that a queued task costs
+ * two slots per move and no object, and a settled move needs no lookup by id. Ties in time keep the order of `order`
+ * (a task's `seq * 2`, `+ 1` for its end), which is the order in which the moves were planned.
+ *
+ * Starts are planned in the order tasks are created, mostly at nondecreasing times: those that do not go before the
+ * last one queued wait in a plain first-in first-out run beside the heap (O(1) each, no sifting); the heap holds the
+ * rest (ends, and starts planned out of order, as the `slow-tasks` scenario or a clock set back make them).
  */
 export type Move = 'start' | 'end';
 
@@ -13,18 +17,27 @@ export class DueQueue<T> {
   private keys = new Float64Array(2 * INITIAL);
   private items: T[] = [];
   private n = 0;
+  private run = new Run<T>();
+  /** The time of the move `popDue` returned last. */
+  poppedAt = 0;
+  /** Whether the move `popDue` returned last is an end (else a start). */
+  poppedEnd = false;
 
   get size(): number {
-    return this.n;
+    return this.n + this.run.size;
   }
 
   /** The time of the earliest move, or Infinity when none is planned. */
   peekAt(): number {
-    return this.n > 0 ? this.keys[0]! : Infinity;
+    return Math.min(this.n > 0 ? (this.keys[0] ?? Infinity) : Infinity, this.run.headAt());
   }
 
   push(at: number, item: T, seq: number, move: Move): void {
     const order = seq * 2 + (move === 'end' ? 1 : 0);
+    if (move === 'start' && this.run.accepts(at, order)) {
+      this.run.push(at, order, item);
+      return;
+    }
     if (2 * (this.n + 1) > this.keys.length) {
       const bigger = new Float64Array(this.keys.length * 2);
       bigger.set(this.keys);
@@ -35,68 +48,144 @@ export class DueQueue<T> {
     let i = this.n++;
     items.push(item);
     while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const pAt = keys[2 * parent]!;
-      if (!(at < pAt || (at === pAt && order < keys[2 * parent + 1]!))) break;
-      keys[2 * i] = pAt;
-      keys[2 * i + 1] = keys[2 * parent + 1]!;
-      items[i] = items[parent]!;
+      const parent = (i - 1) >> 2;
+      const pAt = keys[2 * parent] as number;
+      const pOrder = keys[2 * parent + 1] as number;
+      if (!(at < pAt || (at === pAt && order < pOrder))) break;
+      this.put(i, pAt, pOrder, items[parent] as T);
       i = parent;
     }
-    keys[2 * i] = at;
-    keys[2 * i + 1] = order;
-    items[i] = item;
+    this.put(i, at, order, item);
+  }
+
+  /** Writes slot i. */
+  private put(i: number, at: number, order: number, item: T): void {
+    this.keys[2 * i] = at;
+    this.keys[2 * i + 1] = order;
+    this.items[i] = item;
   }
 
   /**
-   * Removes the earliest move if it is due at `now` and hands it to `visit` (the item, time, move); false when none is.
+   * Removes the earliest move if it is due at `now` and returns its item (its time and kind in `poppedAt` and
+   * `poppedEnd`); undefined when none is due.
    */
-  popDue(now: number, visit: (item: T, at: number, move: Move) => void): boolean {
+  popDue(now: number): T | undefined {
     const keys = this.keys;
     const items = this.items;
-    if (this.n === 0 || keys[0]! > now) return false;
-    const at = keys[0]!;
-    const item = items[0]!;
-    const move: Move = (keys[1]! & 1) === 1 ? 'end' : 'start';
-    const n = --this.n;
-    const lastAt = keys[2 * n]!;
-    const lastOrder = keys[2 * n + 1]!;
-    const lastItem = items.pop()!;
-    if (n > 0) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) break;
-        const r = l + 1;
-        let m = l;
-        let mAt = keys[2 * l]!;
-        let mOrder = keys[2 * l + 1]!;
-        if (r < n) {
-          const rAt = keys[2 * r]!;
-          const rOrder = keys[2 * r + 1]!;
-          if (rAt < mAt || (rAt === mAt && rOrder < mOrder)) {
-            m = r;
-            mAt = rAt;
-            mOrder = rOrder;
-          }
-        }
-        if (!(mAt < lastAt || (mAt === lastAt && mOrder < lastOrder))) break;
-        keys[2 * i] = mAt;
-        keys[2 * i + 1] = mOrder;
-        items[i] = items[m]!;
-        i = m;
-      }
-      keys[2 * i] = lastAt;
-      keys[2 * i + 1] = lastOrder;
-      items[i] = lastItem;
+    const at = this.n > 0 ? (keys[0] ?? Infinity) : Infinity;
+    const runAt = this.run.headAt();
+    if (runAt < at || (runAt === at && runAt !== Infinity && this.run.headOrder() < (keys[1] as number))) {
+      if (runAt > now) return undefined;
+      this.poppedAt = runAt;
+      this.poppedEnd = false;
+      return this.run.shift();
     }
-    visit(item, at, move);
-    return true;
+    if (at > now) return undefined;
+    const item = items[0] as T;
+    this.poppedAt = at;
+    this.poppedEnd = ((keys[1] as number) & 1) === 1;
+    const n = --this.n;
+    const lastAt = keys[2 * n] as number;
+    const lastOrder = keys[2 * n + 1] as number;
+    const lastItem = items.pop() as T;
+    if (n > 0) this.siftDown(lastAt, lastOrder, lastItem, n);
+    return item;
+  }
+
+  /** Puts (at, order, item) into the hole at the root of a heap of `n` slots. */
+  private siftDown(at: number, order: number, item: T, n: number): void {
+    const keys = this.keys;
+    const items = this.items;
+    let i = 0;
+    for (;;) {
+      // The earliest of up to four children (their keys share one 64-byte line).
+      const first = 4 * i + 1;
+      if (first >= n) break;
+      const last = Math.min(first + 4, n);
+      let m = first;
+      let mAt = keys[2 * first] as number;
+      let mOrder = keys[2 * first + 1] as number;
+      for (let c = first + 1; c < last; c++) {
+        const cAt = keys[2 * c] as number;
+        const cOrder = keys[2 * c + 1] as number;
+        if (cAt < mAt || (cAt === mAt && cOrder < mOrder)) {
+          m = c;
+          mAt = cAt;
+          mOrder = cOrder;
+        }
+      }
+      if (!(mAt < at || (mAt === at && mOrder < order))) break;
+      this.put(i, mAt, mOrder, items[m] as T);
+      i = m;
+    }
+    this.put(i, at, order, item);
   }
 
   clear(): void {
     this.keys = new Float64Array(2 * INITIAL);
     this.items = [];
     this.n = 0;
+    this.run = new Run<T>();
+  }
+}
+
+/** A first-in first-out list of moves in nondecreasing (time, order). */
+class Run<T> {
+  private keys = new Float64Array(2 * INITIAL);
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  headAt(): number {
+    return this.head < this.items.length ? (this.keys[2 * this.head] ?? Infinity) : Infinity;
+  }
+
+  headOrder(): number {
+    return this.keys[2 * this.head + 1] as number;
+  }
+
+  /** Whether (at, order) goes after the last move queued. */
+  accepts(at: number, order: number): boolean {
+    const last = this.items.length - 1;
+    if (last < this.head) return true;
+    const lastAt = this.keys[2 * last] as number;
+    return at > lastAt || (at === lastAt && order > (this.keys[2 * last + 1] as number));
+  }
+
+  push(at: number, order: number, item: T): void {
+    if (this.head > 0 && this.head === this.items.length) {
+      this.head = 0;
+      this.items.length = 0;
+    }
+    const i = this.items.length;
+    if (2 * (i + 1) > this.keys.length) this.grow();
+    this.keys[2 * i] = at;
+    this.keys[2 * i + 1] = order;
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    const item = this.items[this.head];
+    this.items[this.head] = undefined;
+    this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.items.length) this.compact();
+    return item;
+  }
+
+  /** Doubles the key space, or moves the live moves to the front when the taken ones fill half of it. */
+  private grow(): void {
+    if (this.head * 2 >= this.items.length && this.head > 0) return this.compact();
+    const bigger = new Float64Array(this.keys.length * 2);
+    bigger.set(this.keys);
+    this.keys = bigger;
+  }
+
+  private compact(): void {
+    this.keys.copyWithin(0, 2 * this.head, 2 * this.items.length);
+    this.items = this.items.slice(this.head);
+    this.head = 0;
   }
 }

@@ -16,8 +16,8 @@ export class Fifo {
 
   /** Removes and returns the oldest item (undefined when empty). */
   shift(): string | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head]!;
+    const item = this.items[this.head];
+    if (item === undefined) return undefined;
     this.head += 1;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
@@ -27,6 +27,9 @@ export class Fifo {
   }
 
   *[Symbol.iterator](): IterableIterator<string> {
-    for (let i = this.head; i < this.items.length; i++) yield this.items[i]!;
+    for (let i = this.head; i < this.items.length; i++) {
+      const item = this.items[i];
+      if (item !== undefined) yield item;
+    }
   }
 }

@@ -14,14 +14,13 @@ export class MinHeap<T> {
   }
 
   push(at: number, item: T): void {
-    const entry = { at, seq: this.seq++, item };
     const a = this.items;
-    a.push(entry);
+    a.push({ at, seq: this.seq++, item });
     let i = a.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!less(a[i]!, a[parent]!)) break;
-      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      if (!this.less(i, parent)) break;
+      this.swap(i, parent);
       i = parent;
     }
   }
@@ -41,10 +40,10 @@ export class MinHeap<T> {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < a.length && less(a[l]!, a[m]!)) m = l;
-        if (r < a.length && less(a[r]!, a[m]!)) m = r;
+        if (l < a.length && this.less(l, m)) m = l;
+        if (r < a.length && this.less(r, m)) m = r;
         if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
+        this.swap(i, m);
         i = m;
       }
     }
@@ -55,8 +54,20 @@ export class MinHeap<T> {
     this.items = [];
     this.seq = 0;
   }
-}
 
-function less<T>(x: Due<T>, y: Due<T>): boolean {
-  return x.at < y.at || (x.at === y.at && x.seq < y.seq);
+  /** Whether entry i goes before entry j (both exist). */
+  private less(i: number, j: number): boolean {
+    const x = this.items[i];
+    const y = this.items[j];
+    return x !== undefined && y !== undefined && (x.at < y.at || (x.at === y.at && x.seq < y.seq));
+  }
+
+  private swap(i: number, j: number): void {
+    const a = this.items;
+    const x = a[i];
+    const y = a[j];
+    if (x === undefined || y === undefined) return;
+    a[i] = y;
+    a[j] = x;
+  }
 }

@@ -4,7 +4,7 @@ import type { ApiKey } from './types.js';
 /** A per-index secret, so that where a key lands in the index cannot be predicted from outside. */
 function randomSecret(): number {
   const c = (globalThis as { crypto?: { getRandomValues?: (a: Uint32Array) => Uint32Array } }).crypto;
-  if (c?.getRandomValues) return c.getRandomValues(new Uint32Array(1))[0]! | 0;
+  if (c?.getRandomValues) return (c.getRandomValues(new Uint32Array(1))[0] ?? 0) | 0;
   return (Math.random() * 2 ** 32) | 0;
 }
 

@@ -4,6 +4,7 @@ import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
 import { DueQueue } from './due-queue.js';
 import { Fifo } from './fifo.js';
+import { taskFromSnapshot, taskSnapshot, type TaskRecord } from './task-record.js';
 import { stateSnapshotSchema } from './snapshot-schema.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
@@ -38,11 +39,11 @@ export interface State {
   agentIndex: Map<string, number>;
   /** Bumped whenever the catalog changes, so cached list pages can be dropped. */
   catalogVersion: number;
-  tasks: Map<string, Task>;
+  tasks: Map<string, TaskRecord>;
   /** Ids of finished tasks, in the order they finished: the oldest beyond the retention bound are dropped. */
   finished: Fifo;
   /** Planned task moves, earliest first: settling costs O(log n) per due move. */
-  due: DueQueue<Task>;
+  due: DueQueue<TaskRecord>;
   buckets: Map<string, Bucket>;
   anonymous: Map<string, Bucket>;
   idempotency: Map<string, IdempotencyEntry>;
@@ -103,7 +104,7 @@ function emptyState(): State {
     catalogVersion: 0,
     tasks: new Map(),
     finished: new Fifo(),
-    due: new DueQueue<Task>(),
+    due: new DueQueue<TaskRecord>(),
     buckets: new Map(),
     anonymous: new Map(),
     idempotency: new Map(),
@@ -188,13 +189,24 @@ export function toSnapshot(state: State, seed: number, now: number): StateSnapsh
       accounts: [...state.accounts.values()],
       keys: [...state.keysById.values()],
       agents: state.agents,
-      tasks: [...state.tasks.values()],
+      tasks: [...state.tasks.values()].map(taskSnapshot),
       buckets: [...state.buckets],
       anonymous: [...state.anonymous],
       idempotency: [...state.idempotency],
       counters: state.counters,
     }),
   ) as StateSnapshot;
+}
+
+/** A snapshot's task record with its result copied, and the planned cost of snapshots from before it was kept. */
+function restoredTask(t: Task): Task {
+  const old = t as Task & { priceNano?: { input: number; output: number } };
+  const result: unknown = t.result !== null && typeof t.result === 'object' ? structuredClone(t.result) : t.result;
+  // Snapshots written before the flat task record carry the prices instead of the planned cost.
+  const plannedCostNano =
+    (t.plannedCostNano as number | undefined) ??
+    old.inputTokens * (old.priceNano?.input ?? 0) + old.plannedOutputTokens * (old.priceNano?.output ?? 0);
+  return { ...t, result, plannedCostNano };
 }
 
 /**
@@ -216,29 +228,25 @@ export function fromSnapshot(input: unknown, own = false): State {
   }
   const checked = own ? { success: true as const, data: structuredClone(snap) } : stateSnapshotSchema().safeParse(snap);
   if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    throw new SnapshotError(`Invalid state snapshot: "${issue.path.join('.')}" ${issue.message}.`);
+    const issue = checked.error.issues[0];
+    throw new SnapshotError(
+      `Invalid state snapshot: "${issue?.path.join('.') ?? ''}" ${issue?.message ?? 'is invalid'}.`,
+    );
   }
   // zod's output is already a copy of every field the sandbox reads; only forced task results, kept as given, are shared.
   const copy = checked.data as unknown as StateSnapshot;
-  for (const t of copy.tasks)
-    if (t.result !== null && typeof t.result === 'object') t.result = structuredClone(t.result);
   const state = emptyState();
   for (const a of copy.accounts) state.accounts.set(a.id, a);
   for (const k of copy.keys) addKey(state, k);
   setAgents(state, copy.agents);
+  const ended: TaskRecord[] = [];
   for (const t of copy.tasks) {
-    const old = t as Task & { priceNano?: { input: number; output: number } };
-    // Snapshots written before the flat task record carry the prices instead of the planned cost.
-    if (old.plannedCostNano === undefined)
-      t.plannedCostNano =
-        old.inputTokens * (old.priceNano?.input ?? 0) + old.plannedOutputTokens * (old.priceNano?.output ?? 0);
-    delete old.priceNano;
-    state.tasks.set(t.id, t);
-    if (t.status === 'queued') state.due.push(t.startAt, t, t.seq, 'start');
-    else if (t.status === 'running') state.due.push(t.endAt, t, t.seq, 'end');
+    const task = taskFromSnapshot(restoredTask(t));
+    state.tasks.set(task.id, task);
+    if (task.queued) state.due.push(task.startAt, task, task.seq, 'start');
+    else if (task.running) state.due.push(task.endAt, task, task.seq, 'end');
+    else ended.push(task);
   }
-  const ended = copy.tasks.filter((t) => t.status === 'completed' || t.status === 'failed');
   ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);
   for (const t of ended) state.finished.add(t.id);
   state.buckets = new Map(copy.buckets);

@@ -71,35 +71,36 @@ export interface TaskError {
   message: string;
 }
 
+/** A task as views, events and snapshots read it (stored as a `TaskRecord`, task-record.ts). */
 export interface Task {
-  id: string;
-  seq: number;
-  accountId: string;
-  agentId: string;
-  description: string;
-  priority: Priority;
-  model: ModelId;
-  status: TaskStatus;
+  readonly id: string;
+  readonly seq: number;
+  readonly accountId: string;
+  readonly agentId: string;
+  readonly description: string;
+  readonly priority: Priority;
+  readonly model: ModelId;
+  readonly status: TaskStatus;
   /** null until the task ends; a forced result; or undefined once completed: the seeded text, derived when shown. */
-  result: unknown;
-  error: TaskError | null;
-  inputTokens: number;
+  readonly result: unknown;
+  readonly error: TaskError | null;
+  readonly inputTokens: number;
   /** Decided at creation from the seed; charged at completion. */
-  plannedOutputTokens: number;
+  readonly plannedOutputTokens: number;
   /** Charged figures: zero until completion. */
-  outputTokensCharged: number;
-  inputTokensCharged: number;
-  costNano: number;
-  holdNano: number;
+  readonly outputTokensCharged: number;
+  readonly inputTokensCharged: number;
+  readonly costNano: number;
+  readonly holdNano: number;
   /** What the task costs if it completes (its tokens at the prices in force when it was created), nano-dollars. */
-  plannedCostNano: number;
+  readonly plannedCostNano: number;
   /** Planned moves, epoch ms. */
-  startAt: number;
-  endAt: number;
-  outcome: 'completed' | 'failed';
-  createdAt: number;
-  startedAt: number | null;
-  completedAt: number | null;
+  readonly startAt: number;
+  readonly endAt: number;
+  readonly outcome: 'completed' | 'failed';
+  readonly createdAt: number;
+  readonly startedAt: number | null;
+  readonly completedAt: number | null;
 }
 
 /** One fixed 60-second window of an account's (or an anonymous client's) requests and tokens. */

@@ -4,7 +4,9 @@ import type { ModelId } from '../model/models.js';
 import { PLANS, type Plan } from '../model/plans.js';
 import { intBetween, randomString, rngFor } from '../model/random.js';
 import type { State } from '../model/state.js';
-import type { Account, Agent, Priority, Task, TaskError, TaskStatus } from '../model/types.js';
+import { intern } from '../model/intern.js';
+import { TaskRecord, type TaskExtra } from '../model/task-record.js';
+import type { Account, Agent, Priority, Task, TaskError } from '../model/types.js';
 import { syncPeriod } from './accounts.js';
 import { assertAffordable, availableNano, costOf, pricesFor, settleHold } from './billing.js';
 import { ApiError } from './errors.js';
@@ -50,13 +52,17 @@ export interface TaskEffects {
   fail?: boolean;
 }
 
-const TASK_FAILED: TaskError = { code: 'task_failed', message: 'The agent could not complete the task.' };
-
 /**
  * Creates a task: estimates its tokens and cost, checks money (402) then tokens (429), holds the estimated cost and
  * schedules its moves. Throws before changing anything when a check fails.
  */
-export function createTask(env: TaskEnv, account: Account, input: NewTask, now: number, effects: TaskEffects): Task {
+export function createTask(
+  env: TaskEnv,
+  account: Account,
+  input: NewTask,
+  now: number,
+  effects: TaskEffects,
+): TaskRecord {
   const { state } = env;
   const plan = effects.plan ?? PLANS[account.plan];
   const seq = state.counters.task + 1;
@@ -88,46 +94,30 @@ export function createTask(env: TaskEnv, account: Account, input: NewTask, now: 
   const id = `task_${randomString(rand, 16)}`;
   const { startAt, endAt } = planProgress(rand, now, input.priority, env.timings, effects.slowFactor);
   const plannedOutputTokens = intBetween(rand, outputMin, outputMax);
-  const task: Task = {
+  const outcome: 'completed' | 'failed' = effects.fail ? 'failed' : 'completed';
+  const fields = { priority: input.priority, model: input.model, status: 'queued' as const, outcome };
+  const plannedCostNano = costOf(inputTokens, plannedOutputTokens, prices);
+  const task = new TaskRecord(
     id,
     seq,
-    accountId: account.id,
-    agentId: input.agent.id,
-    description: input.description,
-    priority: input.priority,
-    model: input.model,
-    status: 'queued',
-    result: null,
-    error: null,
+    account.id,
+    input.agent.id,
+    intern(input.description),
+    fields,
     inputTokens,
     plannedOutputTokens,
-    inputTokensCharged: 0,
-    outputTokensCharged: 0,
-    costNano: 0,
-    holdNano: hold,
-    plannedCostNano: costOf(inputTokens, plannedOutputTokens, prices),
+    plannedCostNano,
+    hold,
+    now,
     startAt,
     endAt,
-    outcome: effects.fail ? 'failed' : 'completed',
-    createdAt: now,
-    startedAt: null,
-    completedAt: null,
-  };
+  );
   state.tasks.set(task.id, task);
   account.usage.tasks.queued += 1;
   // One planned move per task in the queue at a time: its end is queued when it starts (see settleDue).
   state.due.push(startAt, task, seq, 'start');
   env.onTaskEvent?.({ type: 'task.created', task, at: now });
   return task;
-}
-
-function move(account: Account | undefined, task: Task, to: TaskStatus): void {
-  // Unfinished tasks are carried into each new period (syncPeriod), so the move always counts in the current one.
-  if (account) {
-    account.usage.tasks[task.status] -= 1;
-    account.usage.tasks[to] += 1;
-  }
-  task.status = to;
 }
 
 /**
@@ -143,7 +133,7 @@ function resultFor(task: Task): { output: string } {
     const sentences: string[] = [];
     for (let s = intBetween(rand, 3, 6); s > 0; s--) {
       const picked: string[] = [];
-      for (let w = intBetween(rand, 5, 12); w > 0; w--) picked.push(words[Math.floor(rand() * words.length)]!);
+      for (let w = intBetween(rand, 5, 12); w > 0; w--) picked.push(words[Math.floor(rand() * words.length)] ?? '');
       const text = picked.join(' ');
       sentences.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
     }
@@ -158,74 +148,119 @@ export function resultOf(task: Task): unknown {
   return task.status === 'completed' ? resultFor(task) : null;
 }
 
-function start(env: TaskEnv, task: Task, at: number, account = env.state.accounts.get(task.accountId)): void {
-  if (task.status !== 'queued') return;
-  task.startedAt = at;
-  move(account, task, 'running');
+function start(env: TaskEnv, task: TaskRecord, at: number, account: Account | undefined): void {
+  if (!task.queued) return;
+  if (at !== task.startAt) task.force({ startedAt: at });
+  // Unfinished tasks are carried into each new period (syncPeriod), so a move always counts in the current one.
+  if (account) {
+    const counts = account.usage.tasks;
+    counts.queued -= 1;
+    counts.running += 1;
+  }
+  task.markRunning();
   env.onTaskEvent?.({ type: 'task.started', task, at });
 }
 
 /** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
 export function finish(
   env: TaskEnv,
-  task: Task,
+  task: TaskRecord,
   at: number,
   outcome: 'completed' | 'failed',
   detail?: { result?: unknown; error?: TaskError },
 ): void {
-  if (task.status === 'completed' || task.status === 'failed') return;
   const account = env.state.accounts.get(task.accountId);
+  end(env, task, at, account, outcome, detail);
+  dropBeyondRetention(env);
+}
+
+function end(
+  env: TaskEnv,
+  task: TaskRecord,
+  at: number,
+  account: Account | undefined,
+  outcome: 'completed' | 'failed',
+  detail?: { result?: unknown; error?: TaskError },
+): void {
+  if (task.ended) return;
   if (account) syncPeriod(account, at);
-  if (task.status === 'queued') start(env, task, at, account);
-  task.completedAt = at;
-  if (outcome === 'completed') {
-    const cost = task.plannedCostNano;
-    task.inputTokensCharged = task.inputTokens;
-    task.outputTokensCharged = task.plannedOutputTokens;
-    task.costNano = cost;
-    // undefined: the seeded text, derived when shown (resultOf).
-    task.result = detail?.result;
-    if (account) {
-      settleHold(account, task.holdNano, cost);
-      account.usage.inputTokens += task.inputTokens;
-      account.usage.outputTokens += task.plannedOutputTokens;
-      account.usage.costNano += cost;
+  if (task.queued) start(env, task, at, account);
+  const hold = task.holdNano;
+  if (at !== task.endAt || detail) forced(task, at, outcome, detail);
+  if (account) {
+    const usage = account.usage;
+    usage.tasks.running -= 1;
+    if (outcome === 'completed') {
+      const cost = task.plannedCostNano;
+      settleHold(account, hold, cost);
+      usage.inputTokens += task.inputTokens;
+      usage.outputTokens += task.plannedOutputTokens;
+      usage.costNano += cost;
+      usage.tasks.completed += 1;
+    } else {
+      settleHold(account, hold);
+      usage.tasks.failed += 1;
     }
-  } else {
-    task.error = detail?.error ?? TASK_FAILED;
-    if (account) settleHold(account, task.holdNano);
   }
-  task.holdNano = 0;
-  move(account, task, outcome);
+  task.markEnded(outcome);
   env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
   env.state.finished.add(task.id);
-  dropBeyondRetention(env);
+}
+
+/** What differs from the plan when the control API ends a task: kept in the task's `extra`. */
+function forced(
+  task: TaskRecord,
+  at: number,
+  outcome: 'completed' | 'failed',
+  detail?: { result?: unknown; error?: TaskError },
+): void {
+  const changes: TaskExtra = {};
+  if (at !== task.endAt) changes.completedAt = at;
+  if (outcome === 'completed' && detail?.result !== undefined) changes.result = detail.result;
+  if (outcome === 'failed' && detail?.error !== undefined) changes.error = detail.error;
+  if (Object.keys(changes).length > 0) task.force(changes);
 }
 
 /** Drops the finished tasks that finished first, beyond the retention bound, so a long-lived sandbox stays bounded. */
 export function dropBeyondRetention(env: TaskEnv): void {
   const keep = env.taskRetention ?? Infinity;
   const { finished, tasks } = env.state;
-  while (finished.size > keep) tasks.delete(finished.shift()!);
+  while (finished.size > keep) {
+    const id = finished.shift();
+    if (id !== undefined) tasks.delete(id);
+  }
 }
 
 /**
  * Applies the planned moves that are due at `now`, in time order: all of them, or at most `limit` (a slice, see
- * `settle-loop.ts`). Returns whether moves due at `now` remain.
+ * `settle-loop.ts`). Returns whether moves due at `now` remain. One tight loop: no closure and no lookup per move
+ * beyond the account of a task unlike the previous one's; the retention bound is applied once at the end.
  */
 export function settleDue(env: TaskEnv, now: number, limit = Infinity): boolean {
-  const { due } = env.state;
+  const { due, accounts } = env.state;
   if (due.peekAt() > now) return false;
-  const visit = (task: Task, at: number, move: 'start' | 'end') => {
+  let accountId: string | undefined;
+  let account: Account | undefined;
+  let settled = 0;
+  while (settled < limit) {
+    const task = due.popDue(now);
+    if (task === undefined) break;
+    settled += 1;
     // A task dropped (retention) or ended early (control API) has ended: its planned moves change nothing.
-    if (task.status === 'completed' || task.status === 'failed') return;
-    if (move === 'end') return finish(env, task, at, task.outcome); // (it brings the account's period up to `at`)
-    const account = env.state.accounts.get(task.accountId);
-    if (account) syncPeriod(account, at);
-    start(env, task, at, account);
-    // Its end (same keys as if it had been queued at creation, so the order of moves is unchanged).
-    due.push(task.endAt, task, task.seq, 'end');
-  };
-  for (let n = 0; n < limit; n++) if (!due.popDue(now, visit)) return false;
+    if (task.ended) continue;
+    if (task.accountId !== accountId) {
+      accountId = task.accountId;
+      account = accounts.get(accountId);
+    }
+    const at = due.poppedAt;
+    if (due.poppedEnd) end(env, task, at, account, task.outcome);
+    else {
+      if (account) syncPeriod(account, at);
+      start(env, task, at, account);
+      // Its end (same keys as if it had been queued at creation, so the order of moves is unchanged).
+      due.push(task.endAt, task, task.seq, 'end');
+    }
+  }
+  dropBeyondRetention(env);
   return due.peekAt() <= now;
 }

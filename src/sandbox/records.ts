@@ -9,7 +9,8 @@ import { PLANS } from '../model/plans.js';
 import { seededId, seededKey } from '../model/random.js';
 import type { Scope } from '../model/scopes.js';
 import { addKey, newAccount } from '../model/state.js';
-import type { Account, Task } from '../model/types.js';
+import type { TaskRecord } from '../model/task-record.js';
+import type { Account } from '../model/types.js';
 import { periodBounds } from '../rules/period.js';
 import { finish } from '../rules/tasks.js';
 import type { CreatedKey, SandboxCore } from '../sandbox-types.js';
@@ -32,7 +33,7 @@ function accountOf(engine: Engine, id: string): Account {
 }
 
 /** A task that has not ended yet (settled first, so that a move due by now has happened). */
-function openTask(engine: Engine, id: string): Task {
+function openTask(engine: Engine, id: string): TaskRecord {
   settle(engine);
   const t = engine.state.tasks.get(id);
   if (!t) throw new SandboxError(`No task '${id}'.`, 'not_found');

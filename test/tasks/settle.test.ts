@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createFaker } from '../../src/model/default-fixtures.js';
 import { parseFixtureSet } from '../../src/model/fixture-schema.js';
 import { stateFromFixtures } from '../../src/model/state.js';
-import type { Priority, Task } from '../../src/model/types.js';
+import type { TaskRecord } from '../../src/model/task-record.js';
+import type { Priority } from '../../src/model/types.js';
 import { periodBounds } from '../../src/rules/period.js';
 import { DEFAULT_TASK_TIMINGS } from '../../src/rules/task-progress.js';
 import { createTask, settleDue, type TaskEnv, type TaskEvent } from '../../src/rules/tasks.js';
@@ -38,7 +39,7 @@ describe('settling: "settling costs O(log n) per due task, not a scan of all tas
   it(`${N} queued tasks settle correctly and in time order; a settle touches only the due tasks`, () => {
     const t0 = Date.parse('2026-01-10T00:00:00.000Z');
     const state = stateFromFixtures(parseFixtureSet(taskFixtures()), t0, periodBounds(t0));
-    const tasks = new CountingMap<string, Task>();
+    const tasks = new CountingMap<string, TaskRecord>();
     state.tasks = tasks;
     const events: TaskEvent[] = [];
     const env: TaskEnv = {
