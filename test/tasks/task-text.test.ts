@@ -50,6 +50,7 @@ const FORCED_RESULTS: unknown[] = [
   Symbol('no JSON form'),
   { toJSON: (key: string) => `told '${key}'` },
   new Date(T0),
+  Object.assign(() => 0, { toJSON: (key: string) => `a function told '${key}'` }),
 ];
 
 describe('the answer of a task written without the view object', () => {
