@@ -1,6 +1,6 @@
 import type { Task } from '../model/types.js';
 import type { Engine } from './engine.js';
-import { taskView } from './views.js';
+import { taskText } from './task-text.js';
 
 /** How many finished tasks' answers a sandbox keeps (oldest dropped first). */
 export const TASK_JSON_CACHE_SIZE = 512;
@@ -12,11 +12,11 @@ export const TASK_JSON_CACHE_SIZE = 512;
  * holds new objects). A task still queued or running is serialised afresh.
  */
 export function taskJson(engine: Engine, task: Task): string {
-  if (task.status !== 'completed' && task.status !== 'failed') return JSON.stringify(taskView(task));
+  if (task.status !== 'completed' && task.status !== 'failed') return taskText(task);
   const cache = (engine.taskJson ??= new Map<string, { task: Task; body: string }>());
   const hit = cache.get(task.id);
   if (hit?.task === task) return hit.body;
-  const body = JSON.stringify(taskView(task));
+  const body = taskText(task);
   if (cache.size >= TASK_JSON_CACHE_SIZE) dropOldest(cache);
   cache.set(task.id, { task, body });
   return body;

@@ -8,7 +8,7 @@ import type { Plan } from '../model/plans.js';
 // The last time formatted: answers in a burst mostly show the same millisecond (a new task's created_at is "now").
 let lastTime = NaN;
 let lastIso = '';
-const iso = (t: number | null): string | null => {
+export const iso = (t: number | null): string | null => {
   if (t === null) return null;
   if (t !== lastTime) {
     lastIso = new Date(t).toISOString();

@@ -9,6 +9,11 @@ const KEY_SHAPE = /^ak_[A-Za-z0-9_-]{1,256}$/;
  * @returns the key to look up.
  */
 export function readBearerKey(header: string | undefined): string {
+  // The usual form, `Bearer ak_…` with nothing around it: what the general reading below gives, without its steps.
+  if (header !== undefined && header.startsWith('Bearer ak_')) {
+    const key = header.slice(7);
+    if (KEY_SHAPE.test(key)) return key;
+  }
   const value = header?.trim();
   if (!value) throw new ApiError('missing_api_key');
   const space = value.search(/\s/);

@@ -40,12 +40,34 @@ export function parseTaskBody(text: string): TaskBody {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new ApiError('invalid_request', 'Invalid request body: it must be a JSON object.');
   }
+  const plain = plainTaskBody(json as Record<string, unknown>);
+  if (plain) return plain;
   const parsed = taskBodySchema().safeParse(json);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
     throw new ApiError('invalid_request', `Invalid field '${String(issue?.path[0])}': ${String(issue?.message)}.`);
   }
   return parsed.data;
+}
+
+const PRIORITY_NAMES = new Set<unknown>(PRIORITIES);
+const MODEL_NAMES = new Set<unknown>(MODEL_IDS);
+
+/**
+ * The common body, checked without zod: the fields of the schema above, each of the right type and in range. Anything
+ * else (a missing or wrong field: an error to word) returns undefined, and the schema decides, with its messages.
+ * The result is what the schema's parse gives (its fields only, the optional ones when present).
+ */
+function plainTaskBody(json: Record<string, unknown>): TaskBody | undefined {
+  const { agent_id, description, priority, model } = json;
+  if (typeof agent_id !== 'string' || typeof description !== 'string') return undefined;
+  if (description.length < 1 || description.length > MAX_DESCRIPTION_CHARS) return undefined;
+  if (priority !== undefined && !PRIORITY_NAMES.has(priority)) return undefined;
+  if (model !== undefined && !MODEL_NAMES.has(model)) return undefined;
+  const body: TaskBody = { agent_id, description };
+  if (priority !== undefined) body.priority = priority as string;
+  if (model !== undefined) body.model = model as string;
+  return body;
 }
 
 /** Whether a body is over the 1 MiB limit, counted in UTF-8 bytes. */
