@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 import { rawText } from './scripts/esbuild-raw.js';
 import { zodOnDemand } from './scripts/esbuild-zod-on-demand.js';
-import { fakerEnSubset } from './scripts/esbuild-faker-en-subset.js';
+import { fakerEnSubset, fakerEnSubsetExternal } from './scripts/esbuild-faker-en-subset.js';
 
 // The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
@@ -19,14 +19,22 @@ const library = {
   sourcemap: false,
   target: 'node20',
   splitting: true,
-  esbuildPlugins: [rawText] as (typeof rawText)[],
 } as const;
 
+// Every build's faker carries only the en definitions the sandbox draws from (scripts/esbuild-faker-en-subset.ts).
 export default defineConfig([
-  { ...library, format: ['esm'], clean: true },
+  {
+    ...library,
+    format: ['esm'],
+    clean: true,
+    // Only the en entry reaches the plugin: faker itself stays a dependency, its class loaded from `locale/base`.
+    noExternal: [/^@faker-js\/faker\/locale\/en$/],
+    esbuildPlugins: [rawText, fakerEnSubsetExternal] as (typeof rawText)[],
+  },
   {
     ...library,
     format: ['cjs'],
+    esbuildPlugins: [rawText, fakerEnSubset] as (typeof rawText)[],
     // @faker-js/faker 10 is ESM-only: Node ≥ 20.19 can require() it, Jest's module system cannot. The CommonJS build
     // carries it inside, so that `require('agent-work-sandbox')` works under Jest with STACK.md's recipe alone.
     noExternal: ['@faker-js/faker'],
