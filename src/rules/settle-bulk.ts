@@ -1,0 +1,128 @@
+/**
+ * Settling a big jump in bulk: every move due at `now` is taken out of the due queue at once (the run's due front and
+ * one linear scan of the heap, which is then rebuilt from the rest in O(n)), the ends of the tasks that start in the
+ * batch and end by `now` are added (known at their start: `endAt`), the batch is sorted once by the queue's own key
+ * (time, then order), and the moves are applied in that order. Popping the moves one by one gives the same sequence:
+ * the keys are unique, and an end is queued at its task's start with a later key, so the pops come out sorted.
+ */
+import type { TaskRecord } from '../model/task-record.js';
+import type { Account } from '../model/types.js';
+import { syncPeriod } from './accounts.js';
+import type { TaskEnv } from './task-env.js';
+import { end, start } from './task-moves.js';
+
+/** From this many due moves on (or an eighth of the queue, if more than 256), a settle takes them in bulk. */
+export const BULK_MIN = 4096;
+
+/** The due moves: time and order in growable typed arrays, the task at the same position. */
+class Batch {
+  at = new Float64Array(1024);
+  order = new Float64Array(1024);
+  tasks: TaskRecord[] = [];
+  n = 0;
+  /** Whether every time is an integer (so that time and order pack into one double). */
+  integral = true;
+
+  add(at: number, order: number, task: TaskRecord): void {
+    if (this.n === this.at.length) {
+      const at2 = new Float64Array(this.n * 2);
+      at2.set(this.at);
+      this.at = at2;
+      const order2 = new Float64Array(this.n * 2);
+      order2.set(this.order);
+      this.order = order2;
+    }
+    this.at[this.n] = at;
+    this.order[this.n] = order;
+    this.tasks.push(task);
+    this.n += 1;
+    if (!Number.isInteger(at)) this.integral = false;
+  }
+}
+
+/** Applies every move due at `now` (the retention bound is the caller's). */
+export function settleBulk(env: TaskEnv, now: number): void {
+  const batch = new Batch();
+  env.state.due.takeDue(now, (at, order, task) => batch.add(at, order, task));
+  // The ends of the tasks that start in the batch, when due by `now` and after their start (as settleDue queues them).
+  const taken = batch.n;
+  for (let i = 0; i < taken; i++) {
+    const order = batch.order[i] as number;
+    if (order % 2 !== 0) continue;
+    const task = batch.tasks[i] as TaskRecord;
+    const at = batch.at[i] as number;
+    if (!task.ended && task.endAt >= at && task.endAt <= now) batch.add(task.endAt, order + 1, task);
+  }
+  apply(env, now, batch, sortedPositions(batch));
+}
+
+/**
+ * The positions of the batch in (time, order) order. When the times are integers and their span and the orders fit
+ * together in 53 bits, one native sort of packed keys (time offset × 2^bits + order offset) and a table from order
+ * back to position; otherwise a sort with a comparator.
+ */
+function sortedPositions(batch: Batch): ArrayLike<number> {
+  const { n, at, order } = batch;
+  let minAt = Infinity;
+  let maxAt = -Infinity;
+  let minOrder = Infinity;
+  let maxOrder = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const a = at[i] as number;
+    const o = order[i] as number;
+    if (a < minAt) minAt = a;
+    if (a > maxAt) maxAt = a;
+    if (o < minOrder) minOrder = o;
+    if (o > maxOrder) maxOrder = o;
+  }
+  const orders = maxOrder - minOrder + 1;
+  const scale = 2 ** Math.ceil(Math.log2(orders + 1));
+  if (!batch.integral || orders > 8 * n + 65_536 || (maxAt - minAt + 1) * scale > Number.MAX_SAFE_INTEGER) {
+    const positions = Array.from({ length: n }, (_, i) => i);
+    return positions.sort(
+      (x, y) => (at[x] as number) - (at[y] as number) || (order[x] as number) - (order[y] as number),
+    );
+  }
+  const keys = new Float64Array(n);
+  const byOrder = new Int32Array(orders);
+  for (let i = 0; i < n; i++) {
+    const o = (order[i] as number) - minOrder;
+    keys[i] = ((at[i] as number) - minAt) * scale + o;
+    byOrder[o] = i;
+  }
+  keys.sort();
+  const positions = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const key = keys[k] as number;
+    positions[k] = byOrder[key - Math.floor(key / scale) * scale] as number;
+  }
+  return positions;
+}
+
+/** The moves in order, as settleDue applies them; an end beyond `now` goes back into the queue. */
+function apply(env: TaskEnv, now: number, batch: Batch, positions: ArrayLike<number>): void {
+  const { due, accounts } = env.state;
+  const { at: times, order: orders, tasks } = batch;
+  let accountId: string | undefined;
+  let account: Account | undefined;
+  for (let k = 0; k < positions.length; k++) {
+    const i = positions[k] as number;
+    const task = tasks[i] as TaskRecord;
+    // A task dropped (retention) or ended early (control API) has ended: its planned moves change nothing.
+    if (task.ended) continue;
+    if (task.accountId !== accountId) {
+      accountId = task.accountId;
+      account = accounts.get(accountId);
+    }
+    const at = times[i] as number;
+    if ((orders[i] as number) % 2 !== 0) {
+      end(env, task, at, account, task.outcome);
+      continue;
+    }
+    if (account) syncPeriod(account, at);
+    start(env, task, at, account);
+    // An end before its start would be the earliest move left: popped next. A later one beyond `now` is queued.
+    if (task.endAt < at) end(env, task, task.endAt, account, task.outcome);
+    else if (task.endAt > now) due.push(task.endAt, task, task.seq, 'end');
+  }
+}
