@@ -201,8 +201,9 @@ class Run<T> {
       this.head = 0;
       this.items.length = 0;
     }
+    // Growing may move the live moves to the front: the slot is known only after it.
+    if (2 * (this.items.length + 1) > this.keys.length) this.grow();
     const i = this.items.length;
-    if (2 * (i + 1) > this.keys.length) this.grow();
     this.keys[2 * i] = at;
     this.keys[2 * i + 1] = order;
     this.items.push(item);
