@@ -57,9 +57,10 @@ export function settleBulk(env: TaskEnv, now: number): void {
 }
 
 /**
- * The positions of the batch in (time, order) order. When the times are integers and their span and the orders fit
- * together in 53 bits, one native sort of packed keys (time offset × 2^bits + order offset) and a table from order
- * back to position; otherwise a sort with a comparator.
+ * The positions of the batch in (time, order) order, by radix sorts (no comparison sort, which costs ~30 ms for 200k
+ * moves): first by order (a table indexed by order, which is unique), then stable counting passes over the time's
+ * offset in 16-bit digits. Fractional times, times more than 49 days apart, or orders spread far wider than the
+ * batch take a comparator sort.
  */
 function sortedPositions(batch: Batch): ArrayLike<number> {
   const { n, at, order } = batch;
@@ -76,25 +77,42 @@ function sortedPositions(batch: Batch): ArrayLike<number> {
     if (o > maxOrder) maxOrder = o;
   }
   const orders = maxOrder - minOrder + 1;
-  const scale = 2 ** Math.ceil(Math.log2(orders + 1));
-  if (!batch.integral || orders > 8 * n + 65_536 || (maxAt - minAt + 1) * scale > Number.MAX_SAFE_INTEGER) {
+  if (!batch.integral || orders > 8 * n + 65_536 || maxAt - minAt >= 2 ** 32) {
     const positions = Array.from({ length: n }, (_, i) => i);
     return positions.sort(
       (x, y) => (at[x] as number) - (at[y] as number) || (order[x] as number) - (order[y] as number),
     );
   }
-  const keys = new Float64Array(n);
-  const byOrder = new Int32Array(orders);
+  const byOrder = new Int32Array(orders).fill(-1);
+  const offsets = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const o = (order[i] as number) - minOrder;
-    keys[i] = ((at[i] as number) - minAt) * scale + o;
-    byOrder[o] = i;
+    byOrder[(order[i] as number) - minOrder] = i;
+    offsets[i] = (at[i] as number) - minAt;
   }
-  keys.sort();
-  const positions = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const key = keys[k] as number;
-    positions[k] = byOrder[key - Math.floor(key / scale) * scale] as number;
+  let positions = new Int32Array(n);
+  let k = 0;
+  for (let o = 0; o < orders; o++) if ((byOrder[o] as number) >= 0) positions[k++] = byOrder[o] as number;
+  let spare = new Int32Array(n);
+  const counts = new Int32Array(65_536);
+  for (let shift = 0; shift < 32 && (maxAt - minAt) / 2 ** shift >= 1; shift += 16) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) {
+      const d = ((offsets[i] as number) >>> shift) & 0xffff;
+      counts[d] = (counts[d] as number) + 1;
+    }
+    for (let d = 0, sum = 0; d < 65_536; d++) {
+      const c = counts[d] as number;
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let j = 0; j < n; j++) {
+      const i = positions[j] as number;
+      const d = ((offsets[i] as number) >>> shift) & 0xffff;
+      const slot = counts[d] as number;
+      counts[d] = slot + 1;
+      spare[slot] = i;
+    }
+    [positions, spare] = [spare, positions];
   }
   return positions;
 }
