@@ -16,12 +16,18 @@ export const BULK_MIN = 4096;
 
 /** The due moves: time and order in growable typed arrays, the task at the same position. */
 class Batch {
-  at = new Float64Array(1024);
-  order = new Float64Array(1024);
+  at: Float64Array;
+  order: Float64Array;
   tasks: TaskRecord[] = [];
   n = 0;
   /** Whether every time is an integer (so that time and order pack into one double). */
   integral = true;
+
+  /** Room for `size` moves (the moves queued and the ends of those that start: twice the queue at most). */
+  constructor(size: number) {
+    this.at = new Float64Array(Math.max(size, 16));
+    this.order = new Float64Array(Math.max(size, 16));
+  }
 
   add(at: number, order: number, task: TaskRecord): void {
     if (this.n === this.at.length) {
@@ -42,7 +48,7 @@ class Batch {
 
 /** Applies every move due at `now` (the retention bound is the caller's). */
 export function settleBulk(env: TaskEnv, now: number): void {
-  const batch = new Batch();
+  const batch = new Batch(2 * env.state.due.size);
   env.state.due.takeDue(now, (at, order, task) => batch.add(at, order, task));
   // The ends of the tasks that start in the batch, when due by `now` and after their start (as settleDue queues them).
   const taken = batch.n;
