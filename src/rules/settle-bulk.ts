@@ -127,6 +127,7 @@ function sortedPositions(batch: Batch): ArrayLike<number> {
 function apply(env: TaskEnv, now: number, batch: Batch, positions: ArrayLike<number>): void {
   const { due, accounts } = env.state;
   const { at: times, order: orders, tasks } = batch;
+  const tell = env.quietMoves?.() !== true;
   let accountId: string | undefined;
   let account: Account | undefined;
   for (let k = 0; k < positions.length; k++) {
@@ -140,13 +141,13 @@ function apply(env: TaskEnv, now: number, batch: Batch, positions: ArrayLike<num
     }
     const at = times[i] as number;
     if ((orders[i] as number) % 2 !== 0) {
-      end(env, task, at, account, task.outcome);
+      end(env, task, at, account, task.outcome, undefined, tell);
       continue;
     }
     if (account) syncPeriod(account, at);
-    start(env, task, at, account);
+    start(env, task, at, account, tell);
     // An end before its start would be the earliest move left: popped next. A later one beyond `now` is queued.
-    if (task.endAt < at) end(env, task, task.endAt, account, task.outcome);
+    if (task.endAt < at) end(env, task, task.endAt, account, task.outcome, undefined, tell);
     else if (task.endAt > now) due.push(task.endAt, task, task.seq, 'end');
   }
 }

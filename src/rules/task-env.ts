@@ -22,4 +22,6 @@ export interface TaskEnv {
   taskRetention?: number;
   /** Told of every task move, in order, exactly once. */
   onTaskEvent?: (event: TaskEvent) => void;
+  /** True while no observer needs the moves a settle makes (webhooks without endpoints): it then makes no events. */
+  quietMoves?: () => boolean;
 }

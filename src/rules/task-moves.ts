@@ -9,7 +9,7 @@ import { syncPeriod } from './accounts.js';
 import { settleHold } from './billing.js';
 import type { TaskEnv } from './task-env.js';
 
-export function start(env: TaskEnv, task: TaskRecord, at: number, account: Account | undefined): void {
+export function start(env: TaskEnv, task: TaskRecord, at: number, account: Account | undefined, tell = true): void {
   if (!task.queued) return;
   if (at !== task.startAt) task.force({ startedAt: at });
   // Unfinished tasks are carried into each new period (syncPeriod), so a move always counts in the current one.
@@ -19,7 +19,7 @@ export function start(env: TaskEnv, task: TaskRecord, at: number, account: Accou
     counts.running += 1;
   }
   task.markRunning();
-  env.onTaskEvent?.({ type: 'task.started', task, at });
+  if (tell) env.onTaskEvent?.({ type: 'task.started', task, at });
 }
 
 /** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
@@ -42,10 +42,11 @@ export function end(
   account: Account | undefined,
   outcome: 'completed' | 'failed',
   detail?: { result?: unknown; error?: TaskError },
+  tell = true,
 ): void {
   if (task.ended) return;
   if (account) syncPeriod(account, at);
-  if (task.queued) start(env, task, at, account);
+  if (task.queued) start(env, task, at, account, tell);
   const hold = task.holdNano;
   if (at !== task.endAt || detail) forced(task, at, outcome, detail);
   if (account) {
@@ -64,7 +65,7 @@ export function end(
     }
   }
   task.markEnded(outcome);
-  env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
+  if (tell) env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
   env.state.finished.add(task.id);
 }
 

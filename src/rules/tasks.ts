@@ -148,6 +148,7 @@ export function settleDue(env: TaskEnv, now: number, limit = Infinity, bulkFrom?
     dropBeyondRetention(env);
     return false;
   }
+  const tell = env.quietMoves?.() !== true;
   let accountId: string | undefined;
   let account: Account | undefined;
   let settled = 0;
@@ -162,10 +163,10 @@ export function settleDue(env: TaskEnv, now: number, limit = Infinity, bulkFrom?
       account = accounts.get(accountId);
     }
     const at = due.poppedAt;
-    if (due.poppedEnd) end(env, task, at, account, task.outcome);
+    if (due.poppedEnd) end(env, task, at, account, task.outcome, undefined, tell);
     else {
       if (account) syncPeriod(account, at);
-      start(env, task, at, account);
+      start(env, task, at, account, tell);
       // Its end (same keys as if it had been queued at creation, so the order of moves is unchanged).
       due.push(task.endAt, task, task.seq, 'end');
     }

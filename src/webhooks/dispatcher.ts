@@ -64,6 +64,15 @@ export class WebhookDispatcher implements SandboxWebhooks {
     if (move.type === 'task.completed') this.checkBalance(move.task.accountId, move.at);
   }
 
+  /**
+   * Whether the moves of a settle can be left untold: no endpoint to send them to and no account marked as told
+   * `credits.low` (so the completions' balance checks would change nothing that an endpoint added later sees, except
+   * that an account that went low meanwhile is told at its next completion once an endpoint exists).
+   */
+  quiet(): boolean {
+    return this.endpoints.size === 0 && this.low.size === 0;
+  }
+
   /** After an account's balance was set: a lower balance under the threshold sends `credits.low`. */
   balanceSet(accountId: string, previousNano: number): void {
     const account = this.engine.state.accounts.get(accountId);

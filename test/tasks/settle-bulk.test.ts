@@ -30,7 +30,10 @@ interface Run {
  * the comparator sort), with settles in between so that running tasks' ends wait in the heap; then one big jump over
  * the end of the period. `bulkFrom` 0: every settle in bulk; Infinity: one by one.
  */
-function scenario(bulkFrom: number, opts: { retention?: number; step?: number; tasks?: number } = {}): Run {
+function scenario(
+  bulkFrom: number,
+  opts: { retention?: number; step?: number; tasks?: number; quiet?: boolean; noControl?: boolean } = {},
+): Run {
   const t0 = periodBounds(Date.parse('2026-01-10T00:00:00.000Z')).end - 90_000;
   const state = stateFromFixtures(parseFixtureSet(taskFixtures()), t0, periodBounds(t0));
   const moves: string[] = [];
@@ -41,6 +44,7 @@ function scenario(bulkFrom: number, opts: { retention?: number; step?: number; t
     timings: DEFAULT_TASK_TIMINGS,
     taskRetention: opts.retention,
     onTaskEvent: (e) => moves.push(`${e.type} ${e.task.id} ${e.at}`),
+    quietMoves: () => opts.quiet === true,
   };
   for (const id of ACCOUNTS) state.accounts.get(id)!.balanceNano = 1e15;
   const rand = lcg(5);
@@ -61,7 +65,7 @@ function scenario(bulkFrom: number, opts: { retention?: number; step?: number; t
       now,
       { tpm: Number.MAX_SAFE_INTEGER, slowFactor: rand() < 0.2 ? 3 : 1, fail: rand() < 0.1 },
     );
-    if (rand() < 0.02) finish(env, task, now, 'failed');
+    if (rand() < 0.02 && opts.noControl !== true) finish(env, task, now, 'failed');
   }
   settleDue(env, t0 + 40 * DAY, Infinity, bulkFrom);
   return { env, moves };
@@ -94,6 +98,18 @@ describe('settling in bulk: "the books are those the moves leave in time order"'
     const bulk = scenario(0, { tasks: 1500, step: 90 });
     expect(bulk.moves).toEqual(one.moves);
     expect(books(bulk, 0)).toBe(books(one, 0));
+  });
+});
+
+describe('settling with nobody listening: "no event work when nobody listens"', () => {
+  it('a quiet settle (bulk or one by one) makes no task event for the moves, and leaves the same books', () => {
+    const told = scenario(Infinity, { tasks: 3000, noControl: true });
+    for (const bulkFrom of [0, Infinity]) {
+      const quiet = scenario(bulkFrom, { tasks: 3000, quiet: true, noControl: true });
+      expect(quiet.moves.filter((m) => !m.startsWith('task.created'))).toEqual([]);
+      expect(told.moves.length).toBe(3 * 3000);
+      expect(books(quiet, 0)).toBe(books(told, 0));
+    }
   });
 });
 
