@@ -68,6 +68,7 @@ function createEngine(options: SandboxOptions, settings: CoreSettings) {
           () => clock.now(),
         )
       : undefined;
+  built.quietMoves = () => hooks.quiet();
   built.onTaskEvent = (event) => {
     hooks.onTaskEvent(event);
     if (event.type === 'task.created') settleLoop?.arm();

@@ -92,11 +92,11 @@ export class DueQueue<T> {
     return item;
   }
 
-  /** Puts (at, order, item) into the hole at the root of a heap of `n` slots. */
-  private siftDown(at: number, order: number, item: T, n: number): void {
+  /** Puts (at, order, item) into the hole at slot `from` (the root unless given) of a heap of `n` slots. */
+  private siftDown(at: number, order: number, item: T, n: number, from = 0): void {
     const keys = this.keys;
     const items = this.items;
-    let i = 0;
+    let i = from;
     for (;;) {
       // The earliest of up to four children (their keys share one 64-byte line).
       const first = 4 * i + 1;
@@ -119,6 +119,47 @@ export class DueQueue<T> {
       i = m;
     }
     this.put(i, at, order, item);
+  }
+
+  /**
+   * How many moves are due at `now`, counted up to `enough`: a search of the run and a walk of the heap's due top
+   * (a node is due only if its parent is), so the count costs about as much as the moves it counts, never a scan.
+   */
+  countDue(now: number, enough: number): number {
+    let count = this.run.countDue(now);
+    const keys = this.keys;
+    if (this.n === 0 || (keys[0] as number) > now) return count;
+    const stack = [0];
+    while (stack.length > 0 && count < enough) {
+      const i = stack.pop() as number;
+      count += 1;
+      const last = Math.min(4 * i + 5, this.n);
+      for (let c = 4 * i + 1; c < last; c++) if ((keys[2 * c] as number) <= now) stack.push(c);
+    }
+    return count;
+  }
+
+  /**
+   * Takes every move due at `now` out of the queue, in no particular order, giving each to `take` (its time, its
+   * order as `push` made it: `seq * 2`, `+ 1` for an end); the heap is rebuilt from the rest in O(n).
+   */
+  takeDue(now: number, take: (at: number, order: number, item: T) => void): void {
+    this.run.takeDue(now, take);
+    const keys = this.keys;
+    const items = this.items;
+    let kept = 0;
+    for (let i = 0; i < this.n; i++) {
+      const at = keys[2 * i] as number;
+      const order = keys[2 * i + 1] as number;
+      const item = items[i] as T;
+      if (at <= now) take(at, order, item);
+      else this.put(kept++, at, order, item);
+    }
+    this.n = kept;
+    items.length = kept;
+    // Heapify: sift each parent down, the last first.
+    for (let i = (kept - 2) >> 2; i >= 0; i--)
+      this.siftDown(keys[2 * i] as number, keys[2 * i + 1] as number, items[i] as T, kept, i);
   }
 
   clear(): void {
@@ -160,11 +201,40 @@ class Run<T> {
       this.head = 0;
       this.items.length = 0;
     }
+    // Growing may move the live moves to the front: the slot is known only after it.
+    if (2 * (this.items.length + 1) > this.keys.length) this.grow();
     const i = this.items.length;
-    if (2 * (i + 1) > this.keys.length) this.grow();
     this.keys[2 * i] = at;
     this.keys[2 * i + 1] = order;
     this.items.push(item);
+  }
+
+  /** How many moves are due at `now` (the run's times do not decrease: a binary search). */
+  countDue(now: number): number {
+    let lo = this.head;
+    let hi = this.items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.keys[2 * mid] as number) <= now) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - this.head;
+  }
+
+  /** Takes the moves due at `now` from the front. */
+  takeDue(now: number, take: (at: number, order: number, item: T) => void): void {
+    const keys = this.keys;
+    const items = this.items;
+    let head = this.head;
+    for (; head < items.length && (keys[2 * head] as number) <= now; head++) {
+      take(keys[2 * head] as number, keys[2 * head + 1] as number, items[head] as T);
+      items[head] = undefined;
+    }
+    this.head = head;
+    if (head === items.length) {
+      this.head = 0;
+      this.items.length = 0;
+    } else if (head > 1024 && head * 2 > items.length) this.compact();
   }
 
   shift(): T | undefined {

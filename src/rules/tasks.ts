@@ -1,39 +1,23 @@
-import type { Faker } from '@faker-js/faker';
 import { LOREM_WORDS } from '../model/default-fixtures.js';
 import type { ModelId } from '../model/models.js';
 import { PLANS, type Plan } from '../model/plans.js';
 import { intBetween, randomString, rngFor } from '../model/random.js';
-import type { State } from '../model/state.js';
 import { intern } from '../model/intern.js';
-import { TaskRecord, type TaskExtra } from '../model/task-record.js';
-import type { Account, Agent, Priority, Task, TaskError } from '../model/types.js';
+import { TaskRecord } from '../model/task-record.js';
+import type { Account, Agent, Priority, Task } from '../model/types.js';
 import { syncPeriod } from './accounts.js';
-import { assertAffordable, availableNano, costOf, pricesFor, settleHold } from './billing.js';
+import { assertAffordable, availableNano, costOf, pricesFor } from './billing.js';
 import { ApiError } from './errors.js';
 import { WINDOW_MS, currentWindow, retryAfterSeconds, tokensLeft } from './rate-limit.js';
-import { planProgress, type TaskTimings } from './task-progress.js';
+import { planProgress } from './task-progress.js';
 import { inputTokensFor } from './tokens.js';
+import { BULK_MIN, settleBulk } from './settle-bulk.js';
+import { dropBeyondRetention, end, start } from './task-moves.js';
 
-export type TaskEventType = 'task.created' | 'task.started' | 'task.completed' | 'task.failed';
+import type { TaskEnv } from './task-env.js';
 
-/** A move of a task, at the sandbox time it happened (for observers such as webhooks). */
-export interface TaskEvent {
-  type: TaskEventType;
-  task: Task;
-  at: number;
-}
-
-/** What task rules need beside the state. */
-export interface TaskEnv {
-  state: State;
-  seed: number;
-  faker: Faker;
-  timings: TaskTimings;
-  /** How many finished tasks are kept; the oldest finished beyond it are dropped (then read 404). Default: all. */
-  taskRetention?: number;
-  /** Told of every task move, in order, exactly once. */
-  onTaskEvent?: (event: TaskEvent) => void;
-}
+export type { TaskEnv, TaskEvent, TaskEventType } from './task-env.js';
+export { dropBeyondRetention, finish } from './task-moves.js';
 
 export interface NewTask {
   agent: Agent;
@@ -148,97 +132,23 @@ export function resultOf(task: Task): unknown {
   return task.status === 'completed' ? resultFor(task) : null;
 }
 
-function start(env: TaskEnv, task: TaskRecord, at: number, account: Account | undefined): void {
-  if (!task.queued) return;
-  if (at !== task.startAt) task.force({ startedAt: at });
-  // Unfinished tasks are carried into each new period (syncPeriod), so a move always counts in the current one.
-  if (account) {
-    const counts = account.usage.tasks;
-    counts.queued -= 1;
-    counts.running += 1;
-  }
-  task.markRunning();
-  env.onTaskEvent?.({ type: 'task.started', task, at });
-}
-
-/** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
-export function finish(
-  env: TaskEnv,
-  task: TaskRecord,
-  at: number,
-  outcome: 'completed' | 'failed',
-  detail?: { result?: unknown; error?: TaskError },
-): void {
-  const account = env.state.accounts.get(task.accountId);
-  end(env, task, at, account, outcome, detail);
-  dropBeyondRetention(env);
-}
-
-function end(
-  env: TaskEnv,
-  task: TaskRecord,
-  at: number,
-  account: Account | undefined,
-  outcome: 'completed' | 'failed',
-  detail?: { result?: unknown; error?: TaskError },
-): void {
-  if (task.ended) return;
-  if (account) syncPeriod(account, at);
-  if (task.queued) start(env, task, at, account);
-  const hold = task.holdNano;
-  if (at !== task.endAt || detail) forced(task, at, outcome, detail);
-  if (account) {
-    const usage = account.usage;
-    usage.tasks.running -= 1;
-    if (outcome === 'completed') {
-      const cost = task.plannedCostNano;
-      settleHold(account, hold, cost);
-      usage.inputTokens += task.inputTokens;
-      usage.outputTokens += task.plannedOutputTokens;
-      usage.costNano += cost;
-      usage.tasks.completed += 1;
-    } else {
-      settleHold(account, hold);
-      usage.tasks.failed += 1;
-    }
-  }
-  task.markEnded(outcome);
-  env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
-  env.state.finished.add(task.id);
-}
-
-/** What differs from the plan when the control API ends a task: kept in the task's `extra`. */
-function forced(
-  task: TaskRecord,
-  at: number,
-  outcome: 'completed' | 'failed',
-  detail?: { result?: unknown; error?: TaskError },
-): void {
-  const changes: TaskExtra = {};
-  if (at !== task.endAt) changes.completedAt = at;
-  if (outcome === 'completed' && detail?.result !== undefined) changes.result = detail.result;
-  if (outcome === 'failed' && detail?.error !== undefined) changes.error = detail.error;
-  if (Object.keys(changes).length > 0) task.force(changes);
-}
-
-/** Drops the finished tasks that finished first, beyond the retention bound, so a long-lived sandbox stays bounded. */
-export function dropBeyondRetention(env: TaskEnv): void {
-  const keep = env.taskRetention ?? Infinity;
-  const { finished, tasks } = env.state;
-  while (finished.size > keep) {
-    const id = finished.shift();
-    if (id !== undefined) tasks.delete(id);
-  }
-}
-
 /**
  * Applies the planned moves that are due at `now`, in time order: all of them, or at most `limit` (a slice, see
  * `settle-loop.ts`). Returns whether moves due at `now` remain. One tight loop: no closure and no lookup per move
- * beyond the account of a task unlike the previous one's; the retention bound is applied once at the end.
+ * beyond the account of a task unlike the previous one's; the retention bound is applied once at the end. From
+ * `bulkFrom` due moves on (default: 4,096, or an eighth of the queue if more than 256), all are settled in bulk.
  */
-export function settleDue(env: TaskEnv, now: number, limit = Infinity): boolean {
+export function settleDue(env: TaskEnv, now: number, limit = Infinity, bulkFrom?: number): boolean {
   const { due, accounts } = env.state;
   if (due.peekAt() > now) return false;
+  // A big jump: every due move at once (settle-bulk.ts), the same sequence of moves as the pops below.
+  const enough = bulkFrom ?? Math.min(BULK_MIN, Math.max(256, due.size >> 3));
+  if (limit === Infinity && enough !== Infinity && due.countDue(now, enough) >= enough) {
+    settleBulk(env, now);
+    dropBeyondRetention(env);
+    return false;
+  }
+  const tell = env.quietMoves?.() !== true;
   let accountId: string | undefined;
   let account: Account | undefined;
   let settled = 0;
@@ -253,10 +163,10 @@ export function settleDue(env: TaskEnv, now: number, limit = Infinity): boolean 
       account = accounts.get(accountId);
     }
     const at = due.poppedAt;
-    if (due.poppedEnd) end(env, task, at, account, task.outcome);
+    if (due.poppedEnd) end(env, task, at, account, task.outcome, undefined, tell);
     else {
       if (account) syncPeriod(account, at);
-      start(env, task, at, account);
+      start(env, task, at, account, tell);
       // Its end (same keys as if it had been queued at creation, so the order of moves is unchanged).
       due.push(task.endAt, task, task.seq, 'end');
     }
