@@ -7,7 +7,7 @@
  *                      [--tasks 100000] [--keys 10000] [--memory-tasks 100000,1000000] [--idle 10] [--json FILE]
  *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always] [--browser]
  *
- * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server case.
+ * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server and cold cases.
  * --state MODES adds the sandbox with `--state FILE --state-sync MODE` for each mode to the server case.
  * --browser adds the sandbox with headless Chromium open on its inspector to the server case.
  *
@@ -275,6 +275,12 @@ async function coldCase() {
     'node dist/cli.js': () => coldStart(process.execPath, ['dist/cli.js', '--port', '0', '--quiet']),
     'npx agent-work-sandbox': () => coldStart('npx', ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet']),
     'bare node:http (reference)': () => coldStart(process.execPath, ['bench/targets/bare-min.mjs', KEY]),
+    ...(args.baseline
+      ? {
+          [`node ${args.baseline}/dist/cli.js`]: () =>
+            coldStart(process.execPath, [`${args.baseline}/dist/cli.js`, '--port', '0', '--quiet']),
+        }
+      : {}),
   };
   const times = Object.fromEntries(Object.keys(ways).map((n) => [n, []]));
   for (let i = 0; i < coldRuns; i++) {
