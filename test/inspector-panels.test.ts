@@ -231,4 +231,24 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
     await page.locator('#theme').click();
     expect(await bg()).toBe(light);
   });
+
+  it('follows the system colour scheme until the theme button picks one', async () => {
+    await page.evaluate(() => {
+      localStorage.removeItem('aws-theme');
+      delete document.documentElement.dataset.theme;
+    });
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await bg()).toBe('rgb(15, 17, 21)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await bg()).toBe('rgb(246, 247, 249)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('#theme').click();
+    expect(await bg()).toBe('rgb(246, 247, 249)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.evaluate(() => {
+      localStorage.removeItem('aws-theme');
+      delete document.documentElement.dataset.theme;
+    });
+  });
 });
