@@ -12,6 +12,7 @@ import { WINDOW_MS, currentWindow, retryAfterSeconds, tokensLeft } from './rate-
 import { planProgress } from './task-progress.js';
 import { inputTokensFor } from './tokens.js';
 import { BULK_MIN, settleBulk } from './settle-bulk.js';
+import { settleBySums } from './settle-sums.js';
 import { dropBeyondRetention, end, start } from './task-moves.js';
 
 import type { TaskEnv } from './task-env.js';
@@ -143,12 +144,14 @@ export function settleDue(env: TaskEnv, now: number, limit = Infinity, bulkFrom?
   if (due.peekAt() > now) return false;
   // A big jump: every due move at once (settle-bulk.ts), the same sequence of moves as the pops below.
   const enough = bulkFrom ?? Math.min(BULK_MIN, Math.max(256, due.size >> 3));
+  const tell = env.quietMoves?.() !== true;
   if (limit === Infinity && enough !== Infinity && due.countDue(now, enough) >= enough) {
-    settleBulk(env, now);
+    // Nobody listens: only the books and the finished list see the order (settle-sums.ts).
+    if (tell) settleBulk(env, now);
+    else settleBySums(env, now);
     dropBeyondRetention(env);
     return false;
   }
-  const tell = env.quietMoves?.() !== true;
   let accountId: string | undefined;
   let account: Account | undefined;
   let settled = 0;

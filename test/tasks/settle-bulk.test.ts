@@ -6,7 +6,8 @@ import { stateFromFixtures, toSnapshot } from '../../src/model/state.js';
 import type { Priority } from '../../src/model/types.js';
 import { periodBounds } from '../../src/rules/period.js';
 import { DEFAULT_TASK_TIMINGS } from '../../src/rules/task-progress.js';
-import { createTask, finish, settleDue, type TaskEnv } from '../../src/rules/tasks.js';
+import { settleBySums } from '../../src/rules/settle-sums.js';
+import { createTask, dropBeyondRetention, finish, settleDue, type TaskEnv } from '../../src/rules/tasks.js';
 import { taskFixtures } from './support.js';
 
 const PRIORITIES: Priority[] = ['low', 'normal', 'high', 'urgent'];
@@ -32,9 +33,23 @@ interface Run {
  */
 function scenario(
   bulkFrom: number,
-  opts: { retention?: number; step?: number; tasks?: number; quiet?: boolean; noControl?: boolean } = {},
+  opts: {
+    retention?: number;
+    step?: number;
+    tasks?: number;
+    quiet?: boolean;
+    noControl?: boolean;
+    /** Time from the first task to the end of the period (default 90 s: the final jump crosses it). */
+    beforePeriodEnd?: number;
+    /** The final jump (default 40 days). */
+    jump?: number;
+    /** Changes to the books before the final jump. */
+    books?: (state: TaskEnv['state']) => void;
+    /** The final settle (default settleDue with `bulkFrom`). */
+    final?: (env: TaskEnv, now: number) => void;
+  } = {},
 ): Run {
-  const t0 = periodBounds(Date.parse('2026-01-10T00:00:00.000Z')).end - 90_000;
+  const t0 = periodBounds(Date.parse('2026-01-10T00:00:00.000Z')).end - (opts.beforePeriodEnd ?? 90_000);
   const state = stateFromFixtures(parseFixtureSet(taskFixtures()), t0, periodBounds(t0));
   const moves: string[] = [];
   const env: TaskEnv = {
@@ -67,7 +82,9 @@ function scenario(
     );
     if (rand() < 0.02 && opts.noControl !== true) finish(env, task, now, 'failed');
   }
-  settleDue(env, t0 + 40 * DAY, Infinity, bulkFrom);
+  opts.books?.(state);
+  const final = opts.final ?? ((e: TaskEnv, now: number) => settleDue(e, now, Infinity, bulkFrom));
+  final(env, t0 + (opts.jump ?? 40 * DAY));
   return { env, moves };
 }
 
@@ -110,6 +127,53 @@ describe('settling with nobody listening: "no event work when nobody listens"', 
       expect(told.moves.length).toBe(3 * 3000);
       expect(books(quiet, 0)).toBe(books(told, 0));
     }
+  });
+});
+
+describe('settling a big jump by sums when nobody listens (settle-sums.ts): the same books as in time order', () => {
+  const quietOnes = (opts: Parameters<typeof scenario>[1]) => scenario(Infinity, { ...opts, quiet: true });
+  const bySums = (opts: Parameters<typeof scenario>[1]) =>
+    scenario(0, {
+      ...opts,
+      quiet: true,
+      final: (env, now) => {
+        settleBySums(env, now);
+        dropBeyondRetention(env);
+      },
+    });
+  const cases: [string, Parameters<typeof scenario>[1]][] = [
+    ['no period end inside the jump (the books are sums)', { beforePeriodEnd: 20 * DAY, jump: DAY }],
+    ['a period end inside the jump (the ends replayed in time order)', {}],
+    ['a jump that leaves some tasks running (their ends queued)', { beforePeriodEnd: 20 * DAY, jump: 45_000 }],
+    ['retention drops the first finished', { beforePeriodEnd: 20 * DAY, jump: DAY, retention: 700 }],
+    [
+      'balances that would reach zero (clamped: replayed)',
+      { beforePeriodEnd: 20 * DAY, jump: DAY, books: (s) => (s.accounts.get('acc_pro')!.balanceNano = 1e6) },
+    ],
+    [
+      'a balance in fractions of a nano-dollar (sums not exact: replayed)',
+      { beforePeriodEnd: 20 * DAY, jump: DAY, books: (s) => (s.accounts.get('acc_pro')!.balanceNano += 0.25) },
+    ],
+    ['tasks ended early by the control API', { beforePeriodEnd: 20 * DAY, jump: DAY, noControl: false }],
+  ];
+  for (const [name, opts] of cases) {
+    it(name, () => {
+      const one = quietOnes({ noControl: true, ...opts });
+      const sums = bySums({ noControl: true, ...opts });
+      expect(sums.moves).toEqual(one.moves);
+      expect(books(sums, 0)).toBe(books(one, 0));
+      expect([...sums.env.state.finished]).toEqual([...one.env.state.finished]);
+    });
+  }
+
+  it('the clamped case does clamp (so that the replay is what the test compares)', () => {
+    const run = quietOnes({
+      noControl: true,
+      beforePeriodEnd: 20 * DAY,
+      jump: DAY,
+      books: (s) => (s.accounts.get('acc_pro')!.balanceNano = 1e6),
+    });
+    expect(run.env.state.accounts.get('acc_pro')!.balanceNano).toBe(0);
   });
 });
 

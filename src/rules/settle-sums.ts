@@ -1,0 +1,176 @@
+/**
+ * Settling a big jump when nobody listens to the moves (no task event is made): the order of the moves then shows in
+ * two places only, each account's books and the order in which tasks count as finished (retention drops the first
+ * finished). A move's effect on its own task does not depend on any other task. So:
+ * - the moves are applied to their tasks in the order the due queue hands them out (no sort of every move);
+ * - each account's books are brought up to date in one sum where no order can change them: no period end inside the
+ *   jump (so no credits and no usage reset between moves), no clamp at zero (the holds and costs summed leave the held
+ *   amount and the balance ≥ 0, and every subtraction makes them smaller), and integral amounts (so the sums are
+ *   exact, whatever the order); otherwise that account's ends are replayed on its books in time order. A start only
+ *   moves a task from the queued count to the running one, which a new period carries over: its count is a sum in
+ *   every case, and its time matters only as the latest time the account's period is brought to;
+ * - only the ends are sorted, by the queue's key (time, then order), to add the tasks to the finished list.
+ * The result is the same books, the same tasks and the same finished list as popping the moves one by one
+ * (test/tasks/settle-bulk.test.ts compares the snapshots).
+ */
+import type { TaskRecord } from '../model/task-record.js';
+import type { Account } from '../model/types.js';
+import { syncPeriod } from './accounts.js';
+import { settleHold } from './billing.js';
+import { Batch, sortedPositions } from './move-batch.js';
+import type { TaskEnv } from './task-env.js';
+
+/** One account's part of a jump, summed. */
+class Books {
+  started = 0;
+  /** The latest start (a start after the period's end begins the next period even with no end after it). */
+  lastStart = -Infinity;
+  ended = 0;
+  completed = 0;
+  failed = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  cost = 0;
+  hold = 0;
+  integral = true;
+
+  constructor(
+    readonly accountId: string,
+    readonly account: Account | undefined,
+  ) {}
+}
+
+/** The moves of one jump, applied as the due queue hands them out. */
+class Jump {
+  readonly books = new Map<string, Books>();
+  /** The ends applied (with the hold each released): sorted once for the finished list, and for replays. */
+  readonly ends: Batch;
+  /** Ends beyond `now` of the tasks that start: queued once the due queue has handed out its moves. */
+  readonly later: TaskRecord[] = [];
+  private last: Books | undefined;
+
+  constructor(
+    private readonly accounts: Map<string, Account>,
+    private readonly now: number,
+    size: number,
+  ) {
+    this.ends = new Batch(size);
+  }
+
+  readonly take = (at: number, order: number, task: TaskRecord): void => {
+    // A task dropped (retention) or ended early (control API) has ended: its planned moves change nothing.
+    if (task.ended) return;
+    const b = this.booksOf(task.accountId);
+    if (order % 2 !== 0) {
+      if (task.queued) this.started(task, at, b);
+      this.ended(task, at, order, b);
+      return;
+    }
+    this.started(task, at, b);
+    // Its end, as settleDue plans it at the start: before the start (then at once), by `now`, or queued.
+    const endAt = task.endAt;
+    if (endAt < at) this.ended(task, endAt, order + 1, b, at);
+    else if (endAt <= this.now) this.ended(task, endAt, order + 1, b);
+    else this.later.push(task);
+  };
+
+  private booksOf(accountId: string): Books {
+    if (this.last?.accountId === accountId) return this.last;
+    let b = this.books.get(accountId);
+    if (b === undefined) {
+      b = new Books(accountId, this.accounts.get(accountId));
+      this.books.set(accountId, b);
+    }
+    this.last = b;
+    return b;
+  }
+
+  private started(task: TaskRecord, at: number, b: Books): void {
+    if (at !== task.startAt) task.force({ startedAt: at });
+    task.markRunning();
+    b.started += 1;
+    if (at > b.lastStart) b.lastStart = at;
+  }
+
+  /** An end at `at`; `keyAt`: where it falls among the moves (an end due before its start follows the start at once). */
+  private ended(task: TaskRecord, at: number, order: number, b: Books, keyAt = at): void {
+    const hold = task.holdNano;
+    if (at !== task.endAt) task.force({ completedAt: at });
+    const outcome = task.outcome;
+    task.markEnded(outcome);
+    b.ended += 1;
+    b.hold += hold;
+    if (outcome === 'completed') {
+      const cost = task.plannedCostNano;
+      b.completed += 1;
+      b.cost += cost;
+      b.inputTokens += task.inputTokens;
+      b.outputTokens += task.plannedOutputTokens;
+      if (!Number.isInteger(cost)) b.integral = false;
+    } else b.failed += 1;
+    if (!Number.isInteger(hold)) b.integral = false;
+    this.ends.add(keyAt, order, task, hold);
+  }
+}
+
+/** Applies every move due at `now`, in bulk (the retention bound is the caller's). Makes no task event. */
+export function settleBySums(env: TaskEnv, now: number): void {
+  const { due, accounts, finished } = env.state;
+  const jump = new Jump(accounts, now, due.size);
+  due.takeDue(now, jump.take);
+  for (const task of jump.later) due.push(task.endAt, task, task.seq, 'end');
+  const { ends } = jump;
+  const positions = sortedPositions(ends);
+  for (const b of jump.books.values()) if (b.account) closeBooks(b.account, b, ends, positions, now);
+  for (let k = 0; k < positions.length; k++) finished.add((ends.tasks[positions[k] as number] as TaskRecord).id);
+}
+
+/** The account's books after the jump: one sum where the order cannot matter, else its ends replayed in order. */
+function closeBooks(account: Account, b: Books, ends: Batch, positions: ArrayLike<number>, now: number): void {
+  const usage = account.usage;
+  const orderFree =
+    now < account.periodEnd &&
+    b.integral &&
+    Number.isInteger(account.balanceNano) &&
+    Number.isInteger(account.heldNano) &&
+    Number.isInteger(usage.costNano) &&
+    account.heldNano - b.hold >= 0 &&
+    account.balanceNano - b.cost >= 0;
+  if (orderFree) {
+    usage.tasks.completed += b.completed;
+    usage.tasks.failed += b.failed;
+    usage.inputTokens += b.inputTokens;
+    usage.outputTokens += b.outputTokens;
+    usage.costNano += b.cost;
+    account.heldNano -= b.hold;
+    account.balanceNano -= b.cost;
+  } else replay(account, b.accountId, ends, positions);
+  syncPeriod(account, b.lastStart);
+  // A new period carries the queued and running counts over: their changes are sums in any order.
+  const counts = account.usage.tasks;
+  counts.queued -= b.started;
+  counts.running += b.started - b.ended;
+}
+
+/** The account's ends of the jump applied to its books in time order, exactly as settling one by one does. */
+function replay(account: Account, accountId: string, ends: Batch, positions: ArrayLike<number>): void {
+  for (let k = 0; k < positions.length; k++) {
+    const i = positions[k] as number;
+    const task = ends.tasks[i] as TaskRecord;
+    if (task.accountId !== accountId) continue;
+    syncPeriod(account, ends.at[i] as number);
+    const hold = ends.hold[i] as number;
+    const usage = account.usage;
+    if (task.outcome === 'completed') {
+      const cost = task.plannedCostNano;
+      settleHold(account, hold, cost);
+      usage.inputTokens += task.inputTokens;
+      usage.outputTokens += task.plannedOutputTokens;
+      usage.costNano += cost;
+      usage.tasks.completed += 1;
+    } else {
+      settleHold(account, hold);
+      usage.tasks.failed += 1;
+    }
+  }
+}
