@@ -221,20 +221,21 @@ class Run<T> {
     return lo - this.head;
   }
 
-  /** Takes the moves due at `now` from the front. */
+  /** Takes the moves due at `now` from the front (the taken slots are let go at once, not one by one). */
   takeDue(now: number, take: (at: number, order: number, item: T) => void): void {
     const keys = this.keys;
     const items = this.items;
-    let head = this.head;
-    for (; head < items.length && (keys[2 * head] as number) <= now; head++) {
-      take(keys[2 * head] as number, keys[2 * head + 1] as number, items[head] as T);
-      items[head] = undefined;
-    }
-    this.head = head;
-    if (head === items.length) {
+    const start = this.head;
+    const end = start + this.countDue(now);
+    for (let i = start; i < end; i++) take(keys[2 * i] as number, keys[2 * i + 1] as number, items[i] as T);
+    if (end === items.length) {
       this.head = 0;
-      this.items.length = 0;
-    } else if (head > 1024 && head * 2 > items.length) this.compact();
+      items.length = 0;
+      return;
+    }
+    items.fill(undefined, start, end);
+    this.head = end;
+    if (end > 1024 && end * 2 > items.length) this.compact();
   }
 
   shift(): T | undefined {

@@ -40,7 +40,7 @@ export interface State {
   /** Bumped whenever the catalog changes, so cached list pages can be dropped. */
   catalogVersion: number;
   tasks: Map<string, TaskRecord>;
-  /** Ids of finished tasks, in the order they finished: the oldest beyond the retention bound are dropped. */
+  /** Ids of finished tasks, in the order they finished when a retention bound drops the oldest beyond it (without one, only its size is read). */
   finished: Fifo;
   /** Planned task moves, earliest first: settling costs O(log n) per due move. */
   due: DueQueue<TaskRecord>;

@@ -133,6 +133,10 @@ export class TaskRecord implements Task {
   get holdNano(): number {
     return this.ended ? 0 : this.hold;
   }
+  /** The amount held while the task is unfinished: what its end releases (or released). */
+  get plannedHoldNano(): number {
+    return this.hold;
+  }
 
   /** Records what the control API forced (only where it differs from the plan). */
   force(changes: TaskExtra): void {

@@ -14,6 +14,8 @@ export class Batch {
   n = 0;
   /** Whether every time is an integer (so that time and order pack into one double). */
   integral = true;
+  /** Whether the moves were added in increasing order (then one stable pass by time sorts them). */
+  ordered = true;
 
   /** Room for `size` moves (the moves queued and the ends of those that start: twice the queue at most). */
   constructor(size: number) {
@@ -31,10 +33,28 @@ export class Batch {
     this.at[this.n] = at;
     this.order[this.n] = order;
     this.hold[this.n] = hold;
+    if (this.n > 0 && order < (this.order[this.n - 1] as number)) this.ordered = false;
     this.tasks.push(task);
     this.n += 1;
     if (!Number.isInteger(at)) this.integral = false;
   }
+}
+
+function identity(n: number): Int32Array<ArrayBuffer> {
+  const positions = new Int32Array(n);
+  for (let i = 0; i < n; i++) positions[i] = i;
+  return positions;
+}
+
+/** The positions in increasing order: a table indexed by order, which is unique. */
+function byOrder(batch: Batch, minOrder: number, orders: number): Int32Array<ArrayBuffer> {
+  const { n, order } = batch;
+  const table = new Int32Array(orders).fill(-1);
+  for (let i = 0; i < n; i++) table[(order[i] as number) - minOrder] = i;
+  const positions = new Int32Array(n);
+  let k = 0;
+  for (let o = 0; o < orders; o++) if ((table[o] as number) >= 0) positions[k++] = table[o] as number;
+  return positions;
 }
 
 function grown(values: Float64Array): Float64Array {
@@ -45,7 +65,7 @@ function grown(values: Float64Array): Float64Array {
 
 /**
  * The positions of the batch in (time, order) order, by radix sorts (no comparison sort, which costs ~30 ms for 200k
- * moves): first by order (a table indexed by order, which is unique), then stable counting passes over the time's
+ * moves): first by order (a table indexed by order, which is unique; nothing to do when added in order), then stable counting passes over the time's
  * offset in 16-bit digits. Fractional times, times more than 49 days apart, or orders spread far wider than the
  * batch take a comparator sort.
  */
@@ -70,15 +90,9 @@ export function sortedPositions(batch: Batch): ArrayLike<number> {
       (x, y) => (at[x] as number) - (at[y] as number) || (order[x] as number) - (order[y] as number),
     );
   }
-  const byOrder = new Int32Array(orders).fill(-1);
   const offsets = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    byOrder[(order[i] as number) - minOrder] = i;
-    offsets[i] = (at[i] as number) - minAt;
-  }
-  let positions = new Int32Array(n);
-  let k = 0;
-  for (let o = 0; o < orders; o++) if ((byOrder[o] as number) >= 0) positions[k++] = byOrder[o] as number;
+  for (let i = 0; i < n; i++) offsets[i] = (at[i] as number) - minAt;
+  let positions = batch.ordered ? identity(n) : byOrder(batch, minOrder, orders);
   let spare = new Int32Array(n);
   const counts = new Int32Array(65_536);
   for (let shift = 0; shift < 32 && (maxAt - minAt) / 2 ** shift >= 1; shift += 16) {

@@ -9,7 +9,8 @@
  *   exact, whatever the order); otherwise that account's ends are replayed on its books in time order. A start only
  *   moves a task from the queued count to the running one, which a new period carries over: its count is a sum in
  *   every case, and its time matters only as the latest time the account's period is brought to;
- * - only the ends are sorted, by the queue's key (time, then order), to add the tasks to the finished list.
+ * - only the ends are sorted, by the queue's key (time, then order), to add the tasks to the finished list in the
+ *   order they finished, when that order can be seen: under a retention bound (which drops the first finished).
  * The result is the same books, the same tasks and the same finished list as popping the moves one by one
  * (test/tasks/settle-bulk.test.ts compares the snapshots).
  */
@@ -43,8 +44,10 @@ class Books {
 /** The moves of one jump, applied as the due queue hands them out. */
 class Jump {
   readonly books = new Map<string, Books>();
-  /** The ends applied (with the hold each released): sorted once for the finished list, and for replays. */
-  readonly ends: Batch;
+  /** The tasks ended, in the order their ends were applied (sorted only when that order can be seen). */
+  readonly ended: TaskRecord[] = [];
+  /** Where each of `ended` falls among the moves: its end's time, or its start's when due before its start. */
+  readonly endKeys: number[] = [];
   /** Ends beyond `now` of the tasks that start: queued once the due queue has handed out its moves. */
   readonly later: TaskRecord[] = [];
   private last: Books | undefined;
@@ -52,10 +55,7 @@ class Jump {
   constructor(
     private readonly accounts: Map<string, Account>,
     private readonly now: number,
-    size: number,
-  ) {
-    this.ends = new Batch(size);
-  }
+  ) {}
 
   readonly take = (at: number, order: number, task: TaskRecord): void => {
     // A task dropped (retention) or ended early (control API) has ended: its planned moves change nothing.
@@ -63,14 +63,14 @@ class Jump {
     const b = this.booksOf(task.accountId);
     if (order % 2 !== 0) {
       if (task.queued) this.started(task, at, b);
-      this.ended(task, at, order, b);
+      this.end(task, at, b);
       return;
     }
     this.started(task, at, b);
     // Its end, as settleDue plans it at the start: before the start (then at once), by `now`, or queued.
     const endAt = task.endAt;
-    if (endAt < at) this.ended(task, endAt, order + 1, b, at);
-    else if (endAt <= this.now) this.ended(task, endAt, order + 1, b);
+    if (endAt < at) this.end(task, endAt, b, at);
+    else if (endAt <= this.now) this.end(task, endAt, b);
     else this.later.push(task);
   };
 
@@ -93,7 +93,7 @@ class Jump {
   }
 
   /** An end at `at`; `keyAt`: where it falls among the moves (an end due before its start follows the start at once). */
-  private ended(task: TaskRecord, at: number, order: number, b: Books, keyAt = at): void {
+  private end(task: TaskRecord, at: number, b: Books, keyAt = at): void {
     const hold = task.holdNano;
     if (at !== task.endAt) task.force({ completedAt: at });
     const outcome = task.outcome;
@@ -109,24 +109,49 @@ class Jump {
       if (!Number.isInteger(cost)) b.integral = false;
     } else b.failed += 1;
     if (!Number.isInteger(hold)) b.integral = false;
-    this.ends.add(keyAt, order, task, hold);
+    this.ended.push(task);
+    this.endKeys.push(keyAt);
   }
+}
+
+/** The ends of a jump with the due queue's keys (time, order `seq * 2 + 1`) and the hold each released. */
+function endsOf({ ended, endKeys }: Jump): Batch {
+  const ends = new Batch(ended.length);
+  for (let i = 0; i < ended.length; i++) {
+    const task = ended[i] as TaskRecord;
+    ends.add(endKeys[i] as number, task.seq * 2 + 1, task, task.plannedHoldNano);
+  }
+  return ends;
 }
 
 /** Applies every move due at `now`, in bulk (the retention bound is the caller's). Makes no task event. */
 export function settleBySums(env: TaskEnv, now: number): void {
   const { due, accounts, finished } = env.state;
-  const jump = new Jump(accounts, now, due.size);
+  const jump = new Jump(accounts, now);
   due.takeDue(now, jump.take);
   for (const task of jump.later) due.push(task.endAt, task, task.seq, 'end');
-  const { ends } = jump;
-  const positions = sortedPositions(ends);
-  for (const b of jump.books.values()) if (b.account) closeBooks(b.account, b, ends, positions, now);
-  for (let k = 0; k < positions.length; k++) finished.add((ends.tasks[positions[k] as number] as TaskRecord).id);
+  let sorted: { ends: Batch; positions: ArrayLike<number> } | undefined;
+  const inOrder = () => {
+    if (sorted) return sorted;
+    const ends = endsOf(jump);
+    return (sorted = { ends, positions: sortedPositions(ends) });
+  };
+  for (const b of jump.books.values()) if (b.account) closeBooks(b.account, b, inOrder, now);
+  // The finished list's order is seen only by a retention bound (which drops the first finished).
+  if ((env.taskRetention ?? Infinity) === Infinity) for (const task of jump.ended) finished.add(task.id);
+  else {
+    const { ends, positions } = inOrder();
+    for (let k = 0; k < positions.length; k++) finished.add((ends.tasks[positions[k] as number] as TaskRecord).id);
+  }
 }
 
 /** The account's books after the jump: one sum where the order cannot matter, else its ends replayed in order. */
-function closeBooks(account: Account, b: Books, ends: Batch, positions: ArrayLike<number>, now: number): void {
+function closeBooks(
+  account: Account,
+  b: Books,
+  inOrder: () => { ends: Batch; positions: ArrayLike<number> },
+  now: number,
+): void {
   const usage = account.usage;
   const orderFree =
     now < account.periodEnd &&
@@ -144,7 +169,7 @@ function closeBooks(account: Account, b: Books, ends: Batch, positions: ArrayLik
     usage.costNano += b.cost;
     account.heldNano -= b.hold;
     account.balanceNano -= b.cost;
-  } else replay(account, b.accountId, ends, positions);
+  } else replay(account, b.accountId, inOrder());
   syncPeriod(account, b.lastStart);
   // A new period carries the queued and running counts over: their changes are sums in any order.
   const counts = account.usage.tasks;
@@ -153,7 +178,11 @@ function closeBooks(account: Account, b: Books, ends: Batch, positions: ArrayLik
 }
 
 /** The account's ends of the jump applied to its books in time order, exactly as settling one by one does. */
-function replay(account: Account, accountId: string, ends: Batch, positions: ArrayLike<number>): void {
+function replay(
+  account: Account,
+  accountId: string,
+  { ends, positions }: { ends: Batch; positions: ArrayLike<number> },
+): void {
   for (let k = 0; k < positions.length; k++) {
     const i = positions[k] as number;
     const task = ends.tasks[i] as TaskRecord;
