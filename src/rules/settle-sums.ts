@@ -14,6 +14,7 @@
  * The result is the same books, the same tasks and the same finished list as popping the moves one by one
  * (test/tasks/settle-bulk.test.ts compares the snapshots).
  */
+import type { Fifo } from '../model/fifo.js';
 import type { TaskRecord } from '../model/task-record.js';
 import type { Account } from '../model/types.js';
 import { syncPeriod } from './accounts.js';
@@ -55,6 +56,8 @@ class Jump {
   constructor(
     private readonly accounts: Map<string, Account>,
     private readonly now: number,
+    /** Without a retention bound, the finished list's order is not read: ends go in as they are applied. */
+    private readonly finished: Fifo | undefined,
   ) {}
 
   readonly take = (at: number, order: number, task: TaskRecord): void => {
@@ -111,6 +114,7 @@ class Jump {
     if (!Number.isInteger(hold)) b.integral = false;
     this.ended.push(task);
     this.endKeys.push(keyAt);
+    this.finished?.add(task.id);
   }
 }
 
@@ -127,7 +131,9 @@ function endsOf({ ended, endKeys }: Jump): Batch {
 /** Applies every move due at `now`, in bulk (the retention bound is the caller's). Makes no task event. */
 export function settleBySums(env: TaskEnv, now: number): void {
   const { due, accounts, finished } = env.state;
-  const jump = new Jump(accounts, now);
+  // The finished list's order is seen only by a retention bound (which drops the first finished).
+  const bounded = (env.taskRetention ?? Infinity) !== Infinity;
+  const jump = new Jump(accounts, now, bounded ? undefined : finished);
   due.takeDue(now, jump.take);
   for (const task of jump.later) due.push(task.endAt, task, task.seq, 'end');
   let sorted: { ends: Batch; positions: ArrayLike<number> } | undefined;
@@ -137,9 +143,7 @@ export function settleBySums(env: TaskEnv, now: number): void {
     return (sorted = { ends, positions: sortedPositions(ends) });
   };
   for (const b of jump.books.values()) if (b.account) closeBooks(b.account, b, inOrder, now);
-  // The finished list's order is seen only by a retention bound (which drops the first finished).
-  if ((env.taskRetention ?? Infinity) === Infinity) for (const task of jump.ended) finished.add(task.id);
-  else {
+  if (bounded) {
     const { ends, positions } = inOrder();
     for (let k = 0; k < positions.length; k++) finished.add((ends.tasks[positions[k] as number] as TaskRecord).id);
   }
