@@ -66,6 +66,10 @@ it("answers its first request without faker's code or any CommonJS module (the d
   expect(body.data.map((a) => a.name)).toEqual(fixtures.agents.slice(0, body.data.length).map((a) => a.name));
   const loaded = loadedBeforeFirstRequest(cli.trace());
   expect(loaded.filter((l) => /faker|^LOAD cjs:|node_modules/.test(l))).toEqual([]);
+  // Node's web crypto (the key index's secret comes from the random device) and CommonJS lexer stay unloaded too.
+  const builtins = cli.trace().split('FIRST-REQUEST\n')[0]?.split('\n') ?? [];
+  expect(builtins).toContain('BUILTIN http');
+  expect(builtins.filter((l) => /crypto|cjs-module-lexer/.test(l))).toEqual([]);
   // Nor bundled into the CLI's own chunks that the start loads (esbuild marks each bundled package's code).
   const own = loaded.filter((l) => l.startsWith('LOAD file:')).map((l) => fileURLToPath(l.slice('LOAD '.length)));
   for (const file of own) expect(readFileSync(file, 'utf8'), file).not.toContain('// node_modules/@faker-js/faker');
