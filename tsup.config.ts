@@ -1,6 +1,7 @@
 import { defineConfig } from 'tsup';
 import { rawText } from './scripts/esbuild-raw.js';
 import { zodOnDemand } from './scripts/esbuild-zod-on-demand.js';
+import { builtinsWithoutFacade } from './scripts/esbuild-builtins.js';
 import { fakerEnSubset, fakerEnSubsetExternal, fakerEnSubsetOnDemand } from './scripts/esbuild-faker-en-subset.js';
 
 // The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
@@ -52,6 +53,8 @@ export default defineConfig([
     // nothing: scripts/esbuild-faker-en-subset.ts). `ms` is bundled: a CommonJS package imported from an ES module
     // costs the start node's CommonJS loader and its export lexer (~5 ms).
     noExternal: ['zod', '@faker-js/faker', 'ms'],
-    esbuildPlugins: [rawText, zodOnDemand, fakerEnSubsetOnDemand] as (typeof rawText)[],
+    esbuildPlugins: [rawText, zodOnDemand, fakerEnSubsetOnDemand, builtinsWithoutFacade] as (typeof rawText)[],
+    // `node:` imports reach builtinsWithoutFacade (tsup would strip the prefix and leave them external first).
+    removeNodeProtocol: false,
   },
 ]);

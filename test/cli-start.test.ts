@@ -70,6 +70,9 @@ it("answers its first request without faker's code or any CommonJS module (the d
   const builtins = cli.trace().split('FIRST-REQUEST\n')[0]?.split('\n') ?? [];
   expect(builtins).toContain('BUILTIN http');
   expect(builtins.filter((l) => /crypto|cjs-module-lexer/.test(l))).toEqual([]);
+  // node's built-ins come from process.getBuiltinModule, not through the ES-module loader and its facades
+  // (scripts/esbuild-builtins.ts).
+  expect(loaded.filter((l) => l.startsWith('LOAD node:'))).toEqual([]);
   // Nor bundled into the CLI's own chunks that the start loads (esbuild marks each bundled package's code).
   const own = loaded.filter((l) => l.startsWith('LOAD file:')).map((l) => fileURLToPath(l.slice('LOAD '.length)));
   for (const file of own) expect(readFileSync(file, 'utf8'), file).not.toContain('// node_modules/@faker-js/faker');
