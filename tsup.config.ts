@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 import { rawText } from './scripts/esbuild-raw.js';
 import { zodOnDemand } from './scripts/esbuild-zod-on-demand.js';
-import { fakerEnSubset, fakerEnSubsetExternal } from './scripts/esbuild-faker-en-subset.js';
+import { builtinsWithoutFacade } from './scripts/esbuild-builtins.js';
+import { fakerEnSubset, fakerEnSubsetExternal, fakerEnSubsetOnDemand } from './scripts/esbuild-faker-en-subset.js';
 
 // The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
@@ -48,8 +49,12 @@ export default defineConfig([
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     // zod and faker reach the plugins: zod becomes the shim (which requires the package itself); faker's en locale
-    // becomes the definitions the sandbox uses, with faker's code bundled (scripts/esbuild-faker-en-subset.ts).
-    noExternal: ['zod', '@faker-js/faker'],
-    esbuildPlugins: [rawText, zodOnDemand, fakerEnSubset] as (typeof rawText)[],
+    // becomes the definitions the sandbox uses, with faker's code required on first use (a default start draws
+    // nothing: scripts/esbuild-faker-en-subset.ts). `ms` is bundled: a CommonJS package imported from an ES module
+    // costs the start node's CommonJS loader and its export lexer (~5 ms).
+    noExternal: ['zod', '@faker-js/faker', 'ms'],
+    esbuildPlugins: [rawText, zodOnDemand, fakerEnSubsetOnDemand, builtinsWithoutFacade] as (typeof rawText)[],
+    // `node:` imports reach builtinsWithoutFacade (tsup would strip the prefix and leave them external first).
+    removeNodeProtocol: false,
   },
 ]);

@@ -1,5 +1,11 @@
 import { faker as en } from '@faker-js/faker/locale/en';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
+import type * as OnDemand from '../src/cli/faker-on-demand.js';
+
+const ON_DEMAND = fileURLToPath(new URL('../src/cli/faker-on-demand.ts', import.meta.url));
+/** The shim's export (checked by the type: renaming it there fails here). */
+const ON_DEMAND_EXPORT: keyof typeof OnDemand = 'fakerOnDemand';
 
 /**
  * The en definitions the sandbox draws from (src/model/default-fixtures.ts: agent names and descriptions, the words of
@@ -19,17 +25,22 @@ function subset(): Record<string, unknown> {
   return picked;
 }
 
+type Build = 'bundled' | 'external' | 'on-demand';
+
 /** The module that replaces `@faker-js/faker/locale/en`: a faker whose only definitions are the subset above. */
-function contents(bundled: boolean): string {
+function contents(build: Build): string {
   const locale = JSON.stringify(subset());
+  // The CLI: faker's code is required on first use (src/cli/faker-on-demand.ts), the definitions are here.
+  if (build === 'on-demand')
+    return `import { ${ON_DEMAND_EXPORT} } from ${JSON.stringify(ON_DEMAND)};\nexport const faker = ${ON_DEMAND_EXPORT}(${locale});\n`;
   // Bundled, faker's root entry is tree-shaken to its `Faker` class. Left external, the root entry would load every
   // locale at run time: `locale/base` gives the class with only faker's small locale-free definitions.
-  return bundled
+  return build === 'bundled'
     ? `import { Faker } from '@faker-js/faker';\nexport const faker = new Faker({ locale: ${locale} });\n`
     : `import { faker as base } from '@faker-js/faker/locale/base';\nexport const faker = new base.constructor({ locale: ${locale} });\n`;
 }
 
-function plugin(bundled: boolean): Plugin {
+function plugin(kind: Build): Plugin {
   return {
     name: 'faker-en-subset',
     setup(build) {
@@ -38,7 +49,7 @@ function plugin(bundled: boolean): Plugin {
         namespace: 'faker-en-subset',
       }));
       build.onLoad({ filter: /.*/, namespace: 'faker-en-subset' }, () => ({
-        contents: contents(bundled),
+        contents: contents(kind),
         resolveDir: process.cwd(),
         loader: 'js',
       }));
@@ -53,7 +64,13 @@ function plugin(bundled: boolean): Plugin {
  * full locale's, seed by seed; test/dist-faker.test.ts does the same for the library's build).
  * For the builds that bundle faker's code (the CLI, the CommonJS library): tree-shaken, no other locale.
  */
-export const fakerEnSubset: Plugin = plugin(true);
+export const fakerEnSubset: Plugin = plugin('bundled');
 
 /** The same for the builds that leave `@faker-js/faker` external (the ESM library: index, browser, server, vitest). */
-export const fakerEnSubsetExternal: Plugin = plugin(false);
+export const fakerEnSubsetExternal: Plugin = plugin('external');
+
+/**
+ * The CLI's build: the same definitions, with faker's code required only when something draws (a seed other than the
+ * default one, `fixtures export`), so that a start neither loads nor compiles it (test/cli-start.test.ts).
+ */
+export const fakerEnSubsetOnDemand: Plugin = plugin('on-demand');

@@ -4,6 +4,7 @@
  * itself (test/support/load-trace.mjs), not timed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { CLI, ensureBuilt } from './support/built.js';
@@ -54,6 +55,38 @@ it('answers its first request without loading zod or msw', async () => {
   const loaded = loadedBeforeFirstRequest(trace);
   expect(loaded.some((l) => l.includes('/dist/cli.js'))).toBe(true); // the trace sees the CLI's own modules
   expect(loaded.filter((l) => /\bzod\b|[/@]msw|@mswjs/.test(l))).toEqual([]);
+});
+
+it("answers its first request without faker's code or any CommonJS module (the default seed's agents are prebuilt)", async () => {
+  const cli = startTraced([]);
+  const res = await fetch(`${await cli.url}/ext/agents`, { headers: { authorization: `Bearer ${KEY}` } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { id: string; name: string }[] };
+  const fixtures = generateDefaultFixtures(DEFAULT_SEED);
+  expect(body.data.map((a) => a.name)).toEqual(fixtures.agents.slice(0, body.data.length).map((a) => a.name));
+  const loaded = loadedBeforeFirstRequest(cli.trace());
+  expect(loaded.filter((l) => /faker|^LOAD cjs:|node_modules/.test(l))).toEqual([]);
+  // Node's web crypto (the key index's secret comes from the random device) and CommonJS lexer stay unloaded too.
+  const builtins = cli.trace().split('FIRST-REQUEST\n')[0]?.split('\n') ?? [];
+  expect(builtins).toContain('BUILTIN http');
+  expect(builtins.filter((l) => /crypto|cjs-module-lexer/.test(l))).toEqual([]);
+  // node's built-ins come from process.getBuiltinModule, not through the ES-module loader and its facades
+  // (scripts/esbuild-builtins.ts).
+  expect(loaded.filter((l) => l.startsWith('LOAD node:'))).toEqual([]);
+  // Nor bundled into the CLI's own chunks that the start loads (esbuild marks each bundled package's code).
+  const own = loaded.filter((l) => l.startsWith('LOAD file:')).map((l) => fileURLToPath(l.slice('LOAD '.length)));
+  for (const file of own) expect(readFileSync(file, 'utf8'), file).not.toContain('// node_modules/@faker-js/faker');
+});
+
+it("loads faker on demand for another seed, and answers with that seed's catalog", async () => {
+  const cli = startTraced(['--seed', '7']);
+  const seven = generateDefaultFixtures(7);
+  const key = seven.keys.find((k) => k.id === 'key_demo_admin')?.key ?? '';
+  const res = await fetch(`${await cli.url}/ext/agents`, { headers: { authorization: `Bearer ${key}` } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { id: string }[] };
+  expect(body.data.map((a) => a.id)).toEqual(seven.agents.slice(0, body.data.length).map((a) => a.id));
+  expect(loadedBeforeFirstRequest(cli.trace()).some((l) => l.includes('@faker-js/faker/locale/base'))).toBe(true);
 });
 
 it('still validates the first POST with zod, loaded then: same 400 as ever', async () => {

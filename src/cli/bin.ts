@@ -1,9 +1,9 @@
-import module from 'node:module';
-
 // Node ≥ 22.1 keeps V8's compiled code of the modules on disk between starts (its own cache directory under the
 // temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off); Node 20 has no such cache. Enabled before the
-// CLI's modules are imported, so that they are compiled from it.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// CLI's modules are imported, so that they are compiled from it. `node:module` is taken from `getBuiltinModule`
+// (Node ≥ 20.16): this entry then imports nothing before main (scripts/esbuild-builtins.ts).
+const nodeModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:module');
+(nodeModule as { enableCompileCache?: () => unknown } | undefined)?.enableCompileCache?.();
 const { main } = await import('./main.js');
 
 const io = {
@@ -43,3 +43,5 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 started.catch(fail);
+
+export {};

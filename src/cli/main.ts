@@ -26,6 +26,8 @@ import { attachRequestLog } from './request-log.js';
 
 import { auditSummary } from './audit-summary.js';
 import { releaseLoadMemory } from './release-memory.js';
+import { fillFromRandomDevice } from './random-device.js';
+import { useRandomSource } from '../model/key-index.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -95,6 +97,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   }
 
   const handlers = config.handlers === undefined ? undefined : await loadHandlers(config.handlers);
+  useRandomSource(fillFromRandomDevice);
   const sandbox = createSandbox({
     handlers,
     seed: config.seed,

@@ -3,6 +3,8 @@ import type { Faker } from '@faker-js/faker';
 import type { FixtureAgent, FixtureKey, FixtureSet } from './fixture-schema.js';
 import type { ModelId } from './models.js';
 import { seededId, seededKey } from './random.js';
+import { DEFAULT_SEED_AGENTS } from './default-agents.js';
+import { madeOnFirstUse } from './on-first-use.js';
 import { SCOPES } from './scopes.js';
 
 /**
@@ -93,10 +95,14 @@ const ROLES = [
 /**
  * A faker instance of the sandbox's own, so seeding it never moves the stream of a consumer's `faker`.
  * (The en locale entry is imported instead of the package root, which loads every locale: ~45 ms against ~300 ms.)
+ * Made on first use: a sandbox of the default seed never draws from it (its agents are prebuilt), and the CLI's build
+ * then never loads faker's code (scripts/esbuild-faker-en-subset.ts).
  */
 export function createFaker(): Faker {
-  const FakerClass = sharedEn.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
-  return new FakerClass({ locale: sharedEn.rawDefinitions });
+  return madeOnFirstUse(() => {
+    const FakerClass = sharedEn.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
+    return new FakerClass({ locale: sharedEn.rawDefinitions });
+  });
 }
 
 /**
@@ -105,12 +111,11 @@ export function createFaker(): Faker {
  */
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The default fixture set, generated from the seed: four accounts (one per plan), ready keys, a catalog of agents. */
-export function generateDefaultFixtures(
-  seed: number,
-  faker: Faker = createFaker(),
-  agentCount = DEFAULT_AGENT_COUNT,
-): FixtureSet {
+/**
+ * The agents of the default fixtures drawn from `seed` with `faker` (re-seeded here), sorted by creation time.
+ * DEFAULT_SEED's are prebuilt (default-agents.ts; a test draws them again and compares).
+ */
+export function drawAgents(seed: number, faker: Faker, agentCount = DEFAULT_AGENT_COUNT): FixtureAgent[] {
   faker.seed(seed);
   const agents: FixtureAgent[] = [];
   for (let i = 0; i < agentCount; i++) {
@@ -132,7 +137,23 @@ export function generateDefaultFixtures(
       },
     });
   }
-  agents.sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id));
+  return agents.sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id));
+}
+
+/** A fresh copy of the prebuilt agents of DEFAULT_SEED (callers own what they get, as with drawn ones). */
+function prebuiltAgents(): FixtureAgent[] {
+  return DEFAULT_SEED_AGENTS.map((a) => ({ ...a, capabilities: [...a.capabilities], tokens: { ...a.tokens } }));
+}
+
+/**
+ * The default fixture set, generated from the seed: four accounts (one per plan), ready keys, a catalog of agents.
+ * Without a `faker` of the caller's, DEFAULT_SEED's agents are the prebuilt ones: the same values, without faker.
+ */
+export function generateDefaultFixtures(seed: number, faker?: Faker, agentCount = DEFAULT_AGENT_COUNT): FixtureSet {
+  const agents =
+    faker === undefined && seed === DEFAULT_SEED && agentCount === DEFAULT_AGENT_COUNT
+      ? prebuiltAgents()
+      : drawAgents(seed, faker ?? createFaker(), agentCount);
 
   const key = (accountId: string, label: string, scopes: FixtureKey['scopes']): FixtureKey => ({
     id: `key_${accountId.slice(4)}_${label.replace(':', '_')}`,

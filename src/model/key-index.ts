@@ -1,11 +1,30 @@
 import { hash53 } from './random.js';
 import type { ApiKey } from './types.js';
 
+/** Fills `into` with secure random values. */
+export type RandomFill = (into: Uint32Array) => void;
+
+let randomFill: RandomFill | undefined;
+
+/**
+ * A door with a cheaper source of secure random values than `globalThis.crypto` hands it here (the CLI: the OS's
+ * random device, since the first use of `crypto` loads Node's web crypto, ~4 ms of a start); `undefined`: back to
+ * `crypto`. Only where the secrets come from changes, not what they are for.
+ */
+export function useRandomSource(fill: RandomFill | undefined): void {
+  randomFill = fill;
+}
+
 /** A per-index secret, so that where a key lands in the index cannot be predicted from outside. */
 function randomSecret(): number {
-  const c = (globalThis as { crypto?: { getRandomValues?: (a: Uint32Array) => Uint32Array } }).crypto;
-  if (c?.getRandomValues) return (c.getRandomValues(new Uint32Array(1))[0] ?? 0) | 0;
-  return (Math.random() * 2 ** 32) | 0;
+  const one = new Uint32Array(1);
+  if (randomFill) randomFill(one);
+  else {
+    const c = (globalThis as { crypto?: { getRandomValues?: (a: Uint32Array) => Uint32Array } }).crypto;
+    if (!c?.getRandomValues) return (Math.random() * 2 ** 32) | 0;
+    c.getRandomValues(one);
+  }
+  return (one[0] ?? 0) | 0;
 }
 
 /** Compares two strings in time that depends on their length only, not on where they first differ. */

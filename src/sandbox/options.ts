@@ -29,12 +29,13 @@ export interface CoreSettings {
 /** The settings of `options`, which `checkSandboxOptions` (option-schemas.ts) has checked. */
 export function coreSettings(options: SandboxOptions): CoreSettings {
   const seed = options.seed ?? DEFAULT_SEED;
+  // Made on first use (nothing draws from it at present); the default fixtures of DEFAULT_SEED are prebuilt.
   const faker = createFaker();
   const fixtures =
     options.fixtures === undefined
-      ? generateDefaultFixtures(seed, faker)
+      ? generateDefaultFixtures(seed)
       : typeof options.fixtures === 'string'
-        ? bundledFixtureSet(options.fixtures, seed, faker)
+        ? bundledFixtureSet(options.fixtures, seed)
         : parseFixtureSet(options.fixtures, 'given to createSandbox');
   return {
     seed,
