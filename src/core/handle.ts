@@ -87,7 +87,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
 function identify(engine: Engine, req: PlainRequest, caller: Caller): Identity {
   const { trace } = caller;
   let headerError: ApiError | undefined;
-  let fromHeader = NO_NAMES;
+  let fromHeader: readonly string[] = NO_NAMES;
   try {
     fromHeader = scenarioHeader(req.header('x-sandbox-scenario'));
   } catch (error) {
