@@ -7,7 +7,6 @@ import type { RequestHandler } from 'msw';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
 import { INTERNAL_ERROR } from './internal-error.js';
 import { answerUnmatched, IN_PROCESS_CLIENT } from './handlers.js';
-import { splitPlainUrl, type BelowBase } from './fetch-url.js';
 
 export type SandboxFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -29,17 +28,12 @@ export function createFetch(
 ): SandboxFetch {
   const base = baseUrl ? baseUrl.replace(/\/+$/, '') : undefined;
   const basePath = base ? new URL(base).pathname.replace(/\/+$/, '') : '/api/v1';
-  // A string URL is split without `URL` when the base is written as the parser writes it (`null`: never).
-  const fastBase = base === undefined ? undefined : new URL(`${base}/`).href === `${base}/` ? `${base}/` : null;
-  const split = (input: string): BelowBase | null | undefined =>
-    fastBase === null ? undefined : splitPlainUrl(input, fastBase, basePath);
 
-  /** The path below the base path and the query, or undefined when the URL is not one the sandbox serves. */
-  const below = (url: URL): BelowBase | undefined => {
-    const query = url.search.slice(1);
-    if (base) return url.href.startsWith(`${base}/`) ? { path: url.pathname.slice(basePath.length), query } : undefined;
+  /** The path below the base path, or undefined when the URL is not one the sandbox serves. */
+  const below = (url: URL): string | undefined => {
+    if (base) return url.href.startsWith(`${base}/`) ? url.pathname.slice(basePath.length) : undefined;
     const at = url.pathname.indexOf(`${basePath}/`);
-    return at === -1 ? undefined : { path: url.pathname.slice(at + basePath.length), query };
+    return at === -1 ? undefined : url.pathname.slice(at + basePath.length);
   };
 
   return async function sandboxFetch(input, init) {
@@ -49,10 +43,7 @@ export function createFetch(
     const request = plain ? undefined : new Request(input, init);
     const signal = request?.signal ?? init?.signal ?? undefined;
     signal?.throwIfAborted();
-    const href = request ? request.url : input instanceof URL ? input.href : (input as string); // not a Request: plain goes with a string or URL
-    // The usual string URL without a `URL` object; the URL itself only when needed (odd forms, errors, own handlers).
-    const fast = typeof input === 'string' && userHandlers.length === 0 ? split(href) : undefined;
-    const url = fast === undefined ? new URL(href) : undefined;
+    const url = new URL(request ? request.url : input instanceof URL ? input.href : (input as string)); // not a Request: plain goes with a string or URL
     const method = (request?.method ?? init?.method ?? 'GET').toUpperCase();
     const headers = request ? request.headers : headerLookup(init?.headers);
     const body = request
@@ -60,18 +51,18 @@ export function createFetch(
         ? ''
         : await request.text()
       : ((init?.body as string | null | undefined) ?? '');
-    const at = url ? below(url) : fast;
-    if (!at) {
+    const path = below(url);
+    if (path === undefined) {
       throw new TypeError(
-        `sandbox.fetch: ${(url ?? new URL(href)).href} is not below the sandbox's base URL (${base ?? `any origin + ${basePath}/`}).`,
+        `sandbox.fetch: ${url.href} is not below the sandbox's base URL (${base ?? `any origin + ${basePath}/`}).`,
       );
     }
     let res: PlainResponse;
     try {
       res = handle({
         method,
-        path: at.path,
-        query: at.query,
+        path,
+        query: url.search.slice(1),
         header: (name) => headers.get(name) ?? undefined,
         body,
         clientId: IN_PROCESS_CLIENT,
@@ -83,12 +74,7 @@ export function createFetch(
     if (res.unmatched)
       res = await answerUnmatched(
         userHandlers,
-        {
-          url: (url ?? new URL(href)).href,
-          method,
-          headers: headers instanceof Headers ? headers : new Headers(init?.headers),
-          body,
-        },
+        { url: url.href, method, headers: headers instanceof Headers ? headers : new Headers(init?.headers), body },
         res,
       );
     if (res.delayMs) await new Promise((resolve) => setTimeout(resolve, res.delayMs));
