@@ -46,7 +46,7 @@ export function finish(
   };
   const headers: Record<string, string> = {
     'Content-Type': JSON_CONTENT_TYPE,
-    'X-RateLimit-Limit': String(r.limit),
+    'X-RateLimit-Limit': limitText(r.limit),
     'X-RateLimit-Remaining': String(r.remaining),
     'X-RateLimit-Reset': isoOf(r.resetAt),
   };
@@ -57,6 +57,17 @@ export function finish(
   if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
   if (caller.effects.latencyMs) response.delayMs = caller.effects.latencyMs;
   return response;
+}
+
+// The limit is the same from one request to the next: its text is kept, as the window's end is.
+let lastLimit = NaN;
+let lastLimitText = '';
+function limitText(limit: number): string {
+  if (limit !== lastLimit) {
+    lastLimitText = String(limit);
+    lastLimit = limit;
+  }
+  return lastLimitText;
 }
 
 // The window's end changes once a minute: format it once, not per request (the profile's top core cost).

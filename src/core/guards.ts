@@ -27,9 +27,12 @@ export function readOnly(scopes: readonly Scope[]): Scope[] {
   return scopes.includes('admin') ? READ_SCOPES : scopes.filter((s) => s.startsWith('read:'));
 }
 
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
 /** `X-Sandbox-Scenario: a, b` → known scenario names; an unknown name is a 400. */
-export function scenarioHeader(value: string | undefined): string[] {
-  if (value === undefined || value.trim() === '') return [];
+export function scenarioHeader(value: string | undefined): readonly string[] {
+  // No header (nearly every request): one shared empty list, nothing allocated.
+  if (value === undefined || value.trim() === '') return NO_NAMES;
   const names = value
     .split(',')
     .map((s) => s.trim())

@@ -87,7 +87,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
 function identify(engine: Engine, req: PlainRequest, caller: Caller): Identity {
   const { trace } = caller;
   let headerError: ApiError | undefined;
-  let fromHeader = NO_NAMES;
+  let fromHeader: readonly string[] = NO_NAMES;
   try {
     fromHeader = scenarioHeader(req.header('x-sandbox-scenario'));
   } catch (error) {
@@ -151,8 +151,10 @@ function admit(
   settleDue(engine, now);
   syncPeriod(account, now);
   const plan = effects.plan ? PLANS[effects.plan] : PLANS[account.plan];
-  const bucket = currentWindow(engine.state.buckets.get(account.id), now);
-  engine.state.buckets.set(account.id, bucket);
+  const held = engine.state.buckets.get(account.id);
+  const bucket = currentWindow(held, now);
+  // Stored again only when a new window began (the same bucket otherwise: nothing to write).
+  if (bucket !== held) engine.state.buckets.set(account.id, bucket);
   const rpm = limitsOf(account, plan).rpm;
   const rate: RateDecision = effects.rateLimited
     ? { admitted: false, limit: rpm, remaining: 0, resetAt: bucket.windowStart + WINDOW_MS }

@@ -9,7 +9,7 @@ import { createTask, settleDue, type NewTask, type TaskEffects } from '../rules/
 import { traceTaskChecks } from './trace-task.js';
 import { isBodyTooLarge, parseTaskBody } from '../rules/task-body.js';
 import type { Engine } from './engine.js';
-import { decodeCursor, encodeCursor, parseLimit } from './paging.js';
+import { decodeCursor, DEFAULT_PAGE_LIMIT, encodeCursor, parseLimit } from './paging.js';
 import type { PlainRequest } from './types.js';
 import { agentView, usageView } from './views.js';
 import { dropOldest, taskJson } from './task-json.js';
@@ -54,6 +54,9 @@ const ok = (value: unknown, status = 200, headers?: Record<string, string>): Rep
 
 const EMPTY_PAGE = JSON.stringify({ data: [], has_more: false, next_cursor: null });
 
+/** The page cache's key of the first page at the default limit (the usual request): one string, hashed once. */
+const DEFAULT_PAGE_KEY = String(DEFAULT_PAGE_LIMIT);
+
 function listAgents({ engine, req, effects }: RouteContext): Reply {
   // No query (the usual first page): nothing to parse.
   const params = req.query === '' ? undefined : new URLSearchParams(req.query);
@@ -70,7 +73,8 @@ function listAgents({ engine, req, effects }: RouteContext): Reply {
     cache.pages.clear();
   }
   // No colon without a cursor, so no cursor value (not even an empty one) can hit the first page's entry.
-  const cacheKey = rawCursor === null ? String(limit) : `${limit}:${rawCursor}`;
+  const cacheKey =
+    rawCursor !== null ? `${limit}:${rawCursor}` : limit === DEFAULT_PAGE_LIMIT ? DEFAULT_PAGE_KEY : String(limit);
   const cached = cache.pages.get(cacheKey);
   if (cached !== undefined) return { status: 200, body: cached };
   // decodeCursor accepts only the id of an agent in the index.

@@ -39,11 +39,15 @@ interface Door {
   leading: readonly string[];
   /** msw is loaded only for a server with handlers of the user's own (it would add to every cold start). */
   userDoor: Promise<typeof import('../http/handlers.js')> | undefined;
+  /** Told once the answer is handed to node (or the response was already gone): see `createApiDoor`. */
+  written: ((res: ServerResponse) => void) | undefined;
 }
 
 /**
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
- * 1 MiB limit and the plain response written out.
+ * 1 MiB limit and the plain response written out. `written` is called once per request, after its answer went to
+ * node (`res.end`) or when the response was already destroyed: the server's in-flight count, without a `close`
+ * listener a request.
  */
 export function createApiDoor(
   sandbox: Sandbox,
@@ -51,6 +55,7 @@ export function createApiDoor(
   isClosing: () => boolean = () => false,
   handlers: readonly RequestHandler[] = [],
   leadingHeaders: readonly string[] = [],
+  written?: (res: ServerResponse) => void,
 ) {
   const door: Door = {
     sandbox,
@@ -59,6 +64,7 @@ export function createApiDoor(
     handlers,
     leading: leadingHeaders,
     userDoor: handlers.length > 0 ? import('../http/handlers.js') : undefined,
+    written,
   };
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
     // A request with no body framing has no body: answer at once.
@@ -126,8 +132,13 @@ function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: str
 }
 
 function send(door: Door, req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
-  if (out.delayMs) setTimeout(() => write(req, res, out, door.isClosing(), door.leading), out.delayMs);
-  else write(req, res, out, door.isClosing(), door.leading);
+  if (out.delayMs) setTimeout(() => sendNow(door, req, res, out), out.delayMs);
+  else sendNow(door, req, res, out);
+}
+
+function sendNow(door: Door, req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
+  write(req, res, out, door.isClosing(), door.leading);
+  door.written?.(res);
 }
 
 /**

@@ -50,17 +50,10 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   const beforeAnswer = options.beforeAnswer;
   let closing = false;
   const inFlight = new Map<Socket, number>();
-  // The two CORS headers of an API answer go into the door's single writeHead.
-  const apiDoor = createApiDoor(sandbox, basePath, () => closing, options.handlers, [
-    'Access-Control-Allow-Origin',
-    API_CORS_ORIGIN,
-    'Access-Control-Expose-Headers',
-    API_CORS_EXPOSED,
-  ]);
+  const answered = answerTracker(inFlight, () => closing);
+  const { apiDoor, preflightDoor } = apiDoors(sandbox, () => closing, options.handlers, answered);
 
   const { viaSlow, preload } = slowPathLoader(sandbox, basePath, controlToken, isLoopback(host));
-
-  const answered = answerTracker(inFlight, () => closing);
   const [apiPrefix, apiQuery] = [`${basePath}/`, `${basePath}?`];
 
   const server = createServer(serverTimeouts(options), (req: IncomingMessage, res: ServerResponse) => {
@@ -68,7 +61,6 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
     // (node's own idea of an idle connection counts a request as done once it has been read).
     const socket = req.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
-    res.on('close', answered);
     if (closing) res.setHeader('Connection', 'close');
     if (beforeAnswer) onAnswer(req, res, beforeAnswer);
     const url = req.url ?? '/';
@@ -79,10 +71,14 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
         req.method === 'OPTIONS' &&
         req.headers.origin !== undefined &&
         req.headers['access-control-request-method'] !== undefined
-      )
-        return viaSlow(req, res, (s) => s.apiCors(req, res, () => apiDoor(req, res)));
+      ) {
+        res.on('close', answered);
+        return viaSlow(req, res, (s) => s.apiCors(req, res, () => preflightDoor(req, res)));
+      }
+      // The door tells when its answer is written (no `close` listener a request on the hot path).
       apiDoor(req, res);
     } else {
+      res.on('close', answered);
       viaSlow(req, res, (s) => s.app(req, res));
     }
   });
@@ -129,6 +125,39 @@ function answerTracker(inFlight: Map<Socket, number>, isClosing: () => boolean) 
     const busy = (inFlight.get(socket) ?? 1) - 1;
     if (inFlight.has(socket)) inFlight.set(socket, busy);
     if (isClosing() && busy === 0) socket.end();
+  };
+}
+
+/** The API door, and the same behind `cors` (which may answer itself: counted by the response's `close`). */
+function apiDoors(
+  sandbox: Sandbox,
+  isClosing: () => boolean,
+  handlers: ListenOptions['handlers'],
+  answered: (this: ServerResponse) => void,
+) {
+  // The two CORS headers of an API answer go into the door's single writeHead.
+  const door = (written?: (res: ServerResponse) => void) =>
+    createApiDoor(
+      sandbox,
+      sandbox.basePath,
+      isClosing,
+      handlers,
+      ['Access-Control-Allow-Origin', API_CORS_ORIGIN, 'Access-Control-Expose-Headers', API_CORS_EXPOSED],
+      written,
+    );
+  return { apiDoor: door(apiAnswered(answered, isClosing)), preflightDoor: door() };
+}
+
+/**
+ * The door's `written`: an answer handed to a socket of its own (`res.socket` set: not one queued behind an earlier
+ * pipelined answer) is in that socket's buffer, which `socket.end()` flushes first, so the socket has one unanswered
+ * request less now, as it has when the response is gone; a queued one, or any while the server closes, counts down
+ * on its `close`, as the slow paths do.
+ */
+function apiAnswered(answered: (this: ServerResponse) => void, isClosing: () => boolean) {
+  return function written(res: ServerResponse): void {
+    if ((res.socket !== null || res.destroyed) && !isClosing()) answered.call(res);
+    else res.on('close', answered);
   };
 }
 
