@@ -5,7 +5,7 @@ import { KeyIndex } from './key-index.js';
 import { DueQueue } from './due-queue.js';
 import { Fifo } from './fifo.js';
 import { taskFromSnapshot, taskSnapshot, type TaskRecord } from './task-record.js';
-import { stateSnapshotSchema } from './snapshot-schema.js';
+import { checkSnapshot } from './snapshot-check.js';
 import { usdToNano } from './money.js';
 import { PLANS, type PlanId } from './plans.js';
 import type { Scope } from './scopes.js';
@@ -226,27 +226,26 @@ export function fromSnapshot(input: unknown, own = false): State {
   for (const field of lists) {
     if (!Array.isArray(snap[field])) throw new SnapshotError(`Invalid state snapshot: "${field}" must be an array.`);
   }
-  const checked = own ? { success: true as const, data: structuredClone(snap) } : stateSnapshotSchema().safeParse(snap);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    throw new SnapshotError(
-      `Invalid state snapshot: "${issue?.path.join('.') ?? ''}" ${issue?.message ?? 'is invalid'}.`,
-    );
-  }
-  // zod's output is already a copy of every field the sandbox reads; only forced task results, kept as given, are shared.
-  const copy = checked.data as unknown as StateSnapshot;
+  // zod's output is a copy of every field the sandbox reads (only forced task results, kept as given, are shared); the
+  // tasks are checked and turned into records one at a time, so that no checked copy of the whole list is ever alive.
   const state = emptyState();
-  for (const a of copy.accounts) state.accounts.set(a.id, a);
-  for (const k of copy.keys) addKey(state, k);
-  setAgents(state, copy.agents);
   const ended: TaskRecord[] = [];
-  for (const t of copy.tasks) {
+  const addTask = (t: Task) => {
     const task = taskFromSnapshot(restoredTask(t));
     state.tasks.set(task.id, task);
     if (task.queued) state.due.push(task.startAt, task, task.seq, 'start');
     else if (task.running) state.due.push(task.endAt, task, task.seq, 'end');
     else ended.push(task);
-  }
+  };
+  let copy: Omit<StateSnapshot, 'tasks'>;
+  if (own) {
+    const whole = structuredClone(snap) as StateSnapshot;
+    whole.tasks.forEach(addTask);
+    copy = whole;
+  } else copy = checkSnapshot(snap as StateSnapshot, (t) => addTask(t as unknown as Task)) as unknown as StateSnapshot;
+  for (const a of copy.accounts) state.accounts.set(a.id, a);
+  for (const k of copy.keys) addKey(state, k);
+  setAgents(state, copy.agents);
   ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);
   for (const t of ended) state.finished.add(t.id);
   state.buckets = new Map(copy.buckets);
