@@ -572,6 +572,7 @@ async function memoryCase() {
         Math.round(r.heapPerFinishedTask),
         fmt.ms(r.advanceMs),
         fmt.mb(r.rssMB),
+        fmt.mb(r.restRssMB),
         `${r.retention.queuedMB.toFixed(0)} → ${r.retention.afterDropMB.toFixed(0)}`,
       ]);
     }
@@ -588,6 +589,7 @@ async function memoryCase() {
         'heap B per finished task',
         "clock.advance('1m') ms",
         'RSS MiB',
+        'RSS at rest MiB',
         'retention 10,000: heap MiB queued → after drop',
       ],
       rows,
