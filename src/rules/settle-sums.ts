@@ -18,9 +18,9 @@ import type { Fifo } from '../model/fifo.js';
 import type { TaskRecord } from '../model/task-record.js';
 import type { Account } from '../model/types.js';
 import { syncPeriod } from './accounts.js';
-import { settleHold } from './billing.js';
 import { Batch, sortedPositions } from './move-batch.js';
 import type { TaskEnv } from './task-env.js';
+import { chargeEnd, endTask, startTask } from './task-moves.js';
 
 /** One account's part of a jump, summed. */
 class Books {
@@ -89,18 +89,16 @@ class Jump {
   }
 
   private started(task: TaskRecord, at: number, b: Books): void {
-    if (at !== task.startAt) task.force({ startedAt: at });
-    task.markRunning();
+    if (!task.queued) return;
+    startTask(task, at);
     b.started += 1;
     if (at > b.lastStart) b.lastStart = at;
   }
 
   /** An end at `at`; `keyAt`: where it falls among the moves (an end due before its start follows the start at once). */
   private end(task: TaskRecord, at: number, b: Books, keyAt = at): void {
-    const hold = task.holdNano;
-    if (at !== task.endAt) task.force({ completedAt: at });
     const outcome = task.outcome;
-    task.markEnded(outcome);
+    const hold = endTask(task, at, outcome);
     b.ended += 1;
     b.hold += hold;
     if (outcome === 'completed') {
@@ -192,18 +190,6 @@ function replay(
     const task = ends.tasks[i] as TaskRecord;
     if (task.accountId !== accountId) continue;
     syncPeriod(account, ends.at[i] as number);
-    const hold = ends.hold[i] as number;
-    const usage = account.usage;
-    if (task.outcome === 'completed') {
-      const cost = task.plannedCostNano;
-      settleHold(account, hold, cost);
-      usage.inputTokens += task.inputTokens;
-      usage.outputTokens += task.plannedOutputTokens;
-      usage.costNano += cost;
-      usage.tasks.completed += 1;
-    } else {
-      settleHold(account, hold);
-      usage.tasks.failed += 1;
-    }
+    chargeEnd(account, task, ends.hold[i] as number, task.outcome);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The moves of a task once planned: its start, its end (the books: hold released, cost charged, usage counted) and
- * the retention bound on finished tasks. Shared by the settles (`settleDue`, one by one; `settleBulk`) and the
- * control API (`finish`).
+ * the retention bound on finished tasks. Shared by the settles (`settleDue`, one by one; `settleBulk`;
+ * `settleBySums`, which takes a task's own part and its books apart) and the control API (`finish`).
  */
 import type { TaskRecord, TaskExtra } from '../model/task-record.js';
 import type { Account, TaskError } from '../model/types.js';
@@ -11,15 +11,52 @@ import type { TaskEnv } from './task-env.js';
 
 export function start(env: TaskEnv, task: TaskRecord, at: number, account: Account | undefined, tell = true): void {
   if (!task.queued) return;
-  if (at !== task.startAt) task.force({ startedAt: at });
   // Unfinished tasks are carried into each new period (syncPeriod), so a move always counts in the current one.
   if (account) {
     const counts = account.usage.tasks;
     counts.queued -= 1;
     counts.running += 1;
   }
-  task.markRunning();
+  startTask(task, at);
   if (tell) env.onTaskEvent?.({ type: 'task.started', task, at });
+}
+
+/** A queued task's own part of its start at `at` (the books are the caller's). */
+export function startTask(task: TaskRecord, at: number): void {
+  if (at !== task.startAt) task.force({ startedAt: at });
+  task.markRunning();
+}
+
+/**
+ * A running task's own part of its end at `at` (what differs from the plan kept, the status set); returns the hold it
+ * releases. The books are the caller's (`chargeEnd`).
+ */
+export function endTask(
+  task: TaskRecord,
+  at: number,
+  outcome: 'completed' | 'failed',
+  detail?: { result?: unknown; error?: TaskError },
+): number {
+  const hold = task.holdNano;
+  if (at !== task.endAt || detail) forced(task, at, outcome, detail);
+  task.markEnded(outcome);
+  return hold;
+}
+
+/** An end on its account's books (the running count aside): the hold released, and if completed, the cost charged. */
+export function chargeEnd(account: Account, task: TaskRecord, hold: number, outcome: 'completed' | 'failed'): void {
+  const usage = account.usage;
+  if (outcome === 'completed') {
+    const cost = task.plannedCostNano;
+    settleHold(account, hold, cost);
+    usage.inputTokens += task.inputTokens;
+    usage.outputTokens += task.plannedOutputTokens;
+    usage.costNano += cost;
+    usage.tasks.completed += 1;
+  } else {
+    settleHold(account, hold);
+    usage.tasks.failed += 1;
+  }
 }
 
 /** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
@@ -47,24 +84,11 @@ export function end(
   if (task.ended) return;
   if (account) syncPeriod(account, at);
   if (task.queued) start(env, task, at, account, tell);
-  const hold = task.holdNano;
-  if (at !== task.endAt || detail) forced(task, at, outcome, detail);
+  const hold = endTask(task, at, outcome, detail);
   if (account) {
-    const usage = account.usage;
-    usage.tasks.running -= 1;
-    if (outcome === 'completed') {
-      const cost = task.plannedCostNano;
-      settleHold(account, hold, cost);
-      usage.inputTokens += task.inputTokens;
-      usage.outputTokens += task.plannedOutputTokens;
-      usage.costNano += cost;
-      usage.tasks.completed += 1;
-    } else {
-      settleHold(account, hold);
-      usage.tasks.failed += 1;
-    }
+    account.usage.tasks.running -= 1;
+    chargeEnd(account, task, hold, outcome);
   }
-  task.markEnded(outcome);
   if (tell) env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
   env.state.finished.add(task.id);
 }
