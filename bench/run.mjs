@@ -6,10 +6,13 @@
  *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale,stall,memory]
  *                      [--tasks 100000] [--keys 10000] [--memory-tasks 100000,1000000] [--idle 10] [--json FILE]
  *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always] [--browser]
+ *                      [--ceiling]
  *
  * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server and cold cases.
  * --state MODES adds the sandbox with `--state FILE --state-sync MODE` for each mode to the server case.
  * --browser adds the sandbox with headless Chromium open on its inspector to the server case.
+ * --ceiling adds the sandbox's own door with fixed answers in place of the core (bench/targets/fixed-door.mjs): the door's
+ * share of the cost, apart from the core's work.
  *
  * Needs `dist/` (npx tsup). --smoke: one round of about a second per case, for CI (nothing is asserted on times).
  */
@@ -44,6 +47,7 @@ const { values: args } = parseArgs({
     baseline: { type: 'string' },
     state: { type: 'string' },
     browser: { type: 'boolean', default: false },
+    ceiling: { type: 'boolean', default: false },
     servers: { type: 'string' },
   },
 });
@@ -135,6 +139,16 @@ const SERVERS = {
         'sandbox, inspector open': (await import('./cases/browser-open.mjs')).withInspectorOpen(() =>
           cliServer('dist/cli.js'),
         ),
+      }
+    : {}),
+  // --ceiling: the sandbox's node door, its core replaced by the sample answers (bench/targets/fixed-door.mjs).
+  ...(args.ceiling
+    ? {
+        'sandbox door, fixed answers': async () => {
+          const s = await start(process.execPath, ['bench/targets/fixed-door.mjs'], { ready: jsonLine });
+          const { url } = JSON.parse(s.line);
+          return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
+        },
       }
     : {}),
   'node:http': async () => {

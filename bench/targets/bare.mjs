@@ -1,6 +1,8 @@
 /**
  * The baseline: a bare node:http server that serves the sandbox's own bytes (taken once from the library) for the
- * three benchmarked requests, behind a Bearer check. Prints `{"url": …}` on stdout when listening.
+ * three benchmarked requests, behind a Bearer check. A POST's body is read and parsed as JSON before the 201, as
+ * issue 16 defines the reference ("bare node:http parsing the JSON and answering 201 with the same bytes").
+ * Prints `{"url": …}` on stdout when listening.
  */
 import { createServer } from 'node:http';
 import { sampleAnswers } from '../fixtures.mjs';
@@ -30,8 +32,17 @@ const server = createServer((req, res) => {
   if (req.method === 'GET' && url === '/api/v1/ext/agents') return send(res, agentsOut);
   if (req.method === 'GET' && url.startsWith('/api/v1/ext/tasks/')) return send(res, taskOut);
   if (req.method === 'POST' && url === '/api/v1/ext/tasks') {
-    req.resume();
-    return req.on('end', () => send(res, createdOut));
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    return req.on('end', () => {
+      try {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      send(res, createdOut);
+    });
   }
   res.writeHead(404).end();
 });
