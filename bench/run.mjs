@@ -573,10 +573,12 @@ async function memoryCase() {
   for (const tasks of memoryTasks) {
     for (const [name, dist] of Object.entries(builds)) {
       log(`memory: ${name}, ${tasks} tasks`);
-      const r = await runJson(
-        ['bench/cases/memory.mjs', JSON.stringify({ tasks, dist })],
-        ['--expose-gc', '--max-old-space-size=8192'],
-      );
+      const part = (which) =>
+        runJson(
+          ['bench/cases/memory.mjs', JSON.stringify({ tasks, dist, part: which })],
+          ['--expose-gc', '--max-old-space-size=8192'],
+        );
+      const r = { ...(await part('stored')), ...(await part('retention')) };
       all.push({ name, ...r });
       rows.push([
         name,
