@@ -3,7 +3,8 @@
  * `npm run bench`: the sandbox side by side with a bare node:http server and with msw + @mswjs/http-middleware,
  * measured in one run, alternating rounds; prints Markdown tables of medians and ratios.
  *
- *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5] [--cases server,cold,in-process,scale,stall,memory]
+ *   node bench/run.mjs [--smoke] [--seconds 5] [--rounds 5] [--cold 5]
+ *                      [--cases server,cold,in-process,scale,stall,memory,breakdown]
  *                      [--tasks 100000] [--keys 10000] [--memory-tasks 100000,1000000] [--idle 10] [--json FILE]
  *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always] [--browser]
  *                      [--ceiling]
@@ -36,7 +37,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     rounds: { type: 'string' },
     cold: { type: 'string' },
-    cases: { type: 'string', default: 'server,cold,in-process,scale,stall,memory' },
+    cases: { type: 'string', default: 'server,cold,in-process,scale,stall,memory,breakdown' },
     'memory-tasks': { type: 'string' },
     idle: { type: 'string' },
     tasks: { type: 'string' },
@@ -614,6 +615,73 @@ async function memoryCase() {
   out();
 }
 
+/**
+ * Where a request's CPU goes in the node server (bench/cases/breakdown.mjs), GET /ext/agents and POST /ext/tasks at
+ * the largest --connections: the sandbox against its own door with fixed answers, alternating, `rounds` times.
+ */
+async function breakdownCase() {
+  const connections = Math.max(...CONNECTIONS);
+  const routes = [
+    ['GET /ext/agents', 'agents'],
+    ['POST /ext/tasks', 'post'],
+  ].filter(([name]) => !args.routes || args.routes.split(',').some((part) => name.includes(part)));
+  const modes = [
+    ['sandbox', 'core'],
+    ['its door, fixed answers', 'fixed'],
+  ];
+  const rows = [];
+  const all = [];
+  for (const [name, route] of routes) {
+    const runs = Object.fromEntries(modes.map(([, mode]) => [mode, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const [, mode] of round % 2 === 0 ? modes : [...modes].reverse()) {
+        log(`breakdown: ${name}, ${mode}, round ${round + 1}/${rounds}`);
+        runs[mode].push(
+          await runJson(['bench/cases/breakdown.mjs', JSON.stringify({ route, mode, seconds, connections })]),
+        );
+      }
+    }
+    for (const [label, mode] of modes) {
+      const m = (field) => median(runs[mode].map((r) => r[field]));
+      all.push(...runs[mode]);
+      rows.push([
+        name,
+        label,
+        fmt.int(m('rps')),
+        fmt.us(m('cpuUs')),
+        fmt.us(m('mainUs')),
+        fmt.us(m('otherThreadsUs')),
+        mode === 'fixed' ? '–' : fmt.us(m('coreUs')),
+        fmt.us(m('gcPauseUs')),
+        fmt.us(m('sysUs')),
+        runs[mode].reduce((n, r) => n + r.nonOk, 0),
+      ]);
+    }
+  }
+  report.results.breakdown = all;
+  out(
+    `## Where a request's CPU goes: the server in-process (\`sandbox.listen()\`), ${connections} connections, ${seconds} s per run, median of ${rounds}\n`,
+  );
+  out(
+    table(
+      [
+        'request',
+        'server',
+        'requests/s',
+        'CPU µs/request',
+        'main thread',
+        "V8's helper threads",
+        'in the core (sandbox.handle)',
+        'main-thread GC pauses',
+        'of which kernel (sys)',
+        'non-2xx',
+      ],
+      rows,
+    ),
+  );
+  out();
+}
+
 out(`# agent-work-sandbox bench${smoke ? ' (smoke: numbers are not meaningful)' : ''}\n`);
 out(
   `Node ${report.machine.node}, ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memGB} GB, ${report.machine.platform}; load average at start ${report.machine.load}.\n`,
@@ -624,4 +692,5 @@ if (cases.has('in-process')) await inProcessCase();
 if (cases.has('scale')) await scaleCase();
 if (cases.has('stall')) await stallCase();
 if (cases.has('memory')) await memoryCase();
+if (cases.has('breakdown')) await breakdownCase();
 if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
