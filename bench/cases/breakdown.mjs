@@ -7,7 +7,7 @@
  * costs, inside and outside `handle` (the garbage it leaves, the memory it touches).
  * Usage: node bench/cases/breakdown.mjs '{"route":"post","mode":"core","seconds":5,"connections":50}'  →  one JSON line.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -50,9 +50,10 @@ const options = {
   connections,
 };
 
-/** CPU ticks (1/100 s) of each thread of this process: utime + stime. */
+/** CPU ticks (1/100 s) of each thread of this process: utime + stime (empty where there is no Linux /proc). */
 function threadTicks() {
   const ticks = new Map();
+  if (!existsSync('/proc/self/task')) return ticks;
   for (const tid of readdirSync('/proc/self/task')) {
     const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
     ticks.set(tid, Number(fields[11]) + Number(fields[12]));
@@ -77,6 +78,7 @@ gcObserver.disconnect();
 await server.close();
 
 const main = String(process.pid);
+const perThread = ticks1.size > 0;
 let otherTicks = 0;
 for (const [tid, t] of ticks1) if (tid !== main) otherTicks += t - (ticks0.get(tid) ?? 0);
 const perRequest = (us) => us / r.requests;
@@ -89,8 +91,8 @@ process.stdout.write(
     nonOk: r.requests - r.ok,
     cpuUs: perRequest(cpu.user + cpu.system),
     sysUs: perRequest(cpu.system),
-    mainUs: perRequest(((ticks1.get(main) ?? 0) - (ticks0.get(main) ?? 0)) * 10_000),
-    otherThreadsUs: perRequest(otherTicks * 10_000),
+    mainUs: perThread ? perRequest(((ticks1.get(main) ?? 0) - (ticks0.get(main) ?? 0)) * 10_000) : null,
+    otherThreadsUs: perThread ? perRequest(otherTicks * 10_000) : null,
     coreUs: mode === 'fixed' ? 0 : perRequest(inCore * 1000),
     gcPauseUs: perRequest(gcMs * 1000),
   })}\n`,
