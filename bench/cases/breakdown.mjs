@@ -27,8 +27,11 @@ const path = post ? '/ext/tasks' : '/ext/agents';
 const core = sandbox.handle.bind(sandbox);
 let inCore = 0;
 if (mode === 'fixed') {
+  // The same work as bench/targets/fixed-door.mjs (and node:http): the Bearer check, a POST's JSON parsed.
   const answer = call(sandbox, key, post ? 'POST' : 'GET', path, post ? body : '');
+  const expected = `Bearer ${key}`;
   sandbox.handle = (req) => {
+    if (req.header('authorization') !== expected) throw new Error('breakdown: the load sent another key');
     if (req.body !== '') JSON.parse(req.body);
     return answer;
   };
