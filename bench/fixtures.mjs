@@ -54,3 +54,28 @@ export function sampleAnswers() {
     created,
   };
 }
+
+const UNAUTHORIZED = {
+  status: 401,
+  headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  body: '{"error":{"code":"missing_api_key","message":"Missing API key."}}',
+};
+const NOT_FOUND = { status: 404, headers: {}, body: '' };
+
+/**
+ * A stand-in for `sandbox.handle` that answers the sample answers by route, doing what bench/targets/bare.mjs does
+ * (the Bearer check, a POST's JSON parsed) and nothing of the core: the ceiling of the sandbox's own door.
+ */
+export function fixedCore({ key, agents, task, created }) {
+  const expected = `Bearer ${key}`;
+  return (req) => {
+    if (req.header('authorization') !== expected) return UNAUTHORIZED;
+    if (req.method === 'GET' && req.path === '/ext/agents') return agents;
+    if (req.method === 'GET' && req.path.startsWith('/ext/tasks/')) return task;
+    if (req.method === 'POST' && req.path === '/ext/tasks') {
+      JSON.parse(req.body);
+      return created;
+    }
+    return NOT_FOUND;
+  };
+}

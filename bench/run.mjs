@@ -120,6 +120,13 @@ async function cliServer(cli, extra = []) {
   return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
 }
 
+/** A server of bench/targets/ that prints `{"url": …}` when listening. */
+async function scriptServer(script) {
+  const s = await start(process.execPath, [script], { ready: jsonLine });
+  const { url } = JSON.parse(s.line);
+  return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
+}
+
 const SERVERS = {
   sandbox: () => cliServer('dist/cli.js'),
   ...(args.baseline ? { [`sandbox@${args.baseline}`]: () => cliServer(`${args.baseline}/dist/cli.js`) } : {}),
@@ -145,23 +152,11 @@ const SERVERS = {
   // --ceiling: the sandbox's node door, its core replaced by the sample answers (bench/targets/fixed-door.mjs).
   ...(args.ceiling
     ? {
-        'sandbox door, fixed answers': async () => {
-          const s = await start(process.execPath, ['bench/targets/fixed-door.mjs'], { ready: jsonLine });
-          const { url } = JSON.parse(s.line);
-          return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
-        },
+        'sandbox door, fixed answers': () => scriptServer('bench/targets/fixed-door.mjs'),
       }
     : {}),
-  'node:http': async () => {
-    const s = await start(process.execPath, ['bench/targets/bare.mjs'], { ready: jsonLine });
-    const { url } = JSON.parse(s.line);
-    return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
-  },
-  'msw+http-middleware': async () => {
-    const s = await start(process.execPath, ['bench/targets/msw-middleware.mjs'], { ready: jsonLine });
-    const { url } = JSON.parse(s.line);
-    return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
-  },
+  'node:http': () => scriptServer('bench/targets/bare.mjs'),
+  'msw+http-middleware': () => scriptServer('bench/targets/msw-middleware.mjs'),
 };
 
 /**

@@ -12,7 +12,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { load } from '../lib.mjs';
-import { adminKey, call, taskBody, unlimit } from '../fixtures.mjs';
+import { adminKey, fixedCore, sampleAnswers, taskBody, unlimit } from '../fixtures.mjs';
 
 const { route, mode, seconds = 5, connections = 50, dist = 'dist' } = JSON.parse(process.argv[2] ?? '{}');
 const { createSandbox } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
@@ -27,14 +27,8 @@ const path = post ? '/ext/tasks' : '/ext/agents';
 const core = sandbox.handle.bind(sandbox);
 let inCore = 0;
 if (mode === 'fixed') {
-  // The same work as bench/targets/fixed-door.mjs (and node:http): the Bearer check, a POST's JSON parsed.
-  const answer = call(sandbox, key, post ? 'POST' : 'GET', path, post ? body : '');
-  const expected = `Bearer ${key}`;
-  sandbox.handle = (req) => {
-    if (req.header('authorization') !== expected) throw new Error('breakdown: the load sent another key');
-    if (req.body !== '') JSON.parse(req.body);
-    return answer;
-  };
+  // The same stand-in as bench/targets/fixed-door.mjs: node:http's work (the Bearer check, a POST's JSON parsed).
+  sandbox.handle = fixedCore(sampleAnswers());
 } else {
   sandbox.handle = (req) => {
     const t = performance.now();

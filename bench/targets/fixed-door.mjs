@@ -6,28 +6,10 @@
  * Prints `{"url": …}` on stdout when listening.
  */
 import { createSandbox } from '../../dist/index.js';
-import { sampleAnswers } from '../fixtures.mjs';
-
-const { key, agents, task, created } = sampleAnswers();
-const expected = `Bearer ${key}`;
-const UNAUTHORIZED = {
-  status: 401,
-  headers: { 'Content-Type': 'application/json; charset=utf-8' },
-  body: '{"error":{"code":"missing_api_key","message":"Missing API key."}}',
-};
-const NOT_FOUND = { status: 404, headers: {}, body: '' };
+import { fixedCore, sampleAnswers } from '../fixtures.mjs';
 
 const sandbox = createSandbox();
-// The core's place in the door, answered from the samples: the same routes as bench/targets/bare.mjs.
-sandbox.handle = (req) => {
-  if (req.header('authorization') !== expected) return UNAUTHORIZED;
-  if (req.method === 'GET' && req.path === '/ext/agents') return agents;
-  if (req.method === 'GET' && req.path.startsWith('/ext/tasks/')) return task;
-  if (req.method === 'POST' && req.path === '/ext/tasks') {
-    JSON.parse(req.body);
-    return created;
-  }
-  return NOT_FOUND;
-};
+// The core's place in the door, answered from the samples: the same routes and work as bench/targets/bare.mjs.
+sandbox.handle = fixedCore(sampleAnswers());
 const server = await sandbox.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ url: `${server.url}/api/v1` })}\n`);
