@@ -1,8 +1,7 @@
 /** The CLI: `main(argv, io)` in-process where it can be, `node dist/cli.js` as a child for exit codes and signals. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliRun } from '../src/cli/main.js';
@@ -10,6 +9,7 @@ import { SCOPES } from '../src/model/scopes.js';
 import { version } from '../package.json';
 import { expectRateHeaders } from './support/assert.js';
 import { CLI, ensureBuilt } from './support/built.js';
+import { tempDir } from './support/temp.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -218,7 +218,7 @@ describe('the executable', () => {
     ['SIGTERM', 'the banner'],
     ['SIGINT', '--quiet'],
   ] as const)('serves, and closes gracefully on %s with exit code 0, saving --state (%s)', async (signal, output) => {
-    const state = join(mkdtempSync(join(tmpdir(), 'aws-cli-')), 'state.json');
+    const state = join(tempDir('aws-cli-'), 'state.json');
     const cli = spawnCli(['--port', '0', '--state', state, ...(output === '--quiet' ? ['--quiet'] : [])]);
     const printed = await cli.waitFor(output === '--quiet' ? /\n/ : /curl .*\n/);
     const base = output === '--quiet' ? printed.trim() : /Base URL\s+(\S+)/.exec(printed)![1]!;

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
   parseFixtureSet,
   PLAN_IDS,
 } from '../src/index.js';
+import { tempDir } from './support/temp.js';
 
 const FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures');
 const files = readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'));
@@ -131,7 +131,7 @@ describe('--fixtures NAME|FILE', () => {
     await run?.stop();
     run = undefined;
   });
-  const dir = mkdtempSync(join(tmpdir(), 'aws-fixtures-'));
+  const dir = tempDir('aws-fixtures-');
   const write = (name: string, content: unknown) => {
     const path = join(dir, name);
     writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));

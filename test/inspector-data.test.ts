@@ -4,7 +4,7 @@
  * `--state`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import type { RunningServer } from '../src/sandbox.js';
 import { main, type CliRun } from '../src/cli/main.js';
 import { timeline } from '../src/server/inspector/timeline.js';
 import { CLI, ROOT, ensureBuilt } from './support/built.js';
+import { tempDir } from './support/temp.js';
 
 const NOW = '2026-11-22T09:30:00Z';
 
@@ -246,7 +247,7 @@ describe('webhook endpoints and deliveries in snapshots and --state', () => {
   });
 
   it('--state keeps the endpoints and deliveries across a restart (the inspector shows the same)', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'aws-insp-')), 'demo.json');
+    const file = join(tempDir('aws-insp-'), 'demo.json');
     const io = { stdout: () => {}, stderr: () => {}, env: {} };
     const first: CliRun = (await main(
       ['--port', '0', '-q', '--fixtures', 'marketplace', '--clock', 'manual', '--state', file],

@@ -4,18 +4,18 @@
  * at both sizes go to docs/inspector/ with UPDATE_SCREENSHOTS=1 (else to the temp dir). SKIP_BROWSER_TESTS=1 skips.
  */
 import { mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import type { RunningServer } from '../src/sandbox.js';
+import { tempDir } from './support/temp.js';
 
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1'
     ? join(import.meta.dirname, '..', 'docs', 'inspector')
-    : join(tmpdir(), `aws-inspector-panels-${process.pid}`);
+    : tempDir('aws-inspector-panels-');
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },

@@ -3,19 +3,19 @@
  * SKIP_BROWSER_TESTS=1 skips it; the browser comes from the npm registry (test/support/browser.ts).
  */
 import { statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import type { RunningServer } from '../src/sandbox.js';
+import { tempDir } from './support/temp.js';
 
 // docs/inspector.png is rewritten only with UPDATE_SCREENSHOTS=1, so a test run leaves the work tree clean.
 const SCREENSHOT =
   process.env.UPDATE_SCREENSHOTS === '1'
     ? join(import.meta.dirname, '..', 'docs', 'inspector.png')
-    : join(tmpdir(), `aws-inspector-${process.pid}.png`);
+    : join(tempDir('aws-inspector-'), 'inspector.png');
 
 describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector at /__sandbox/ (headless Chromium)', () => {
   let browser: Browser;

@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main, type CliRun } from '../src/cli/main.js';
+import { tempDir } from './support/temp.js';
 
 const io = () => ({ stdout: () => {}, stderr: () => {}, env: {} });
-const dir = mkdtempSync(join(tmpdir(), 'aws-state-'));
+const dir = tempDir('aws-state-');
 let runs: CliRun[] = [];
 afterEach(async () => {
   for (const run of runs) await run.stop();

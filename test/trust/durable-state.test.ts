@@ -2,14 +2,14 @@
  * Issue 14, item 4: `--state` is durable. kill -9 (a crash, a power cut) loses at most about a second of writes by
  * default, none with `--state-sync always`, and never leaves a half-written file.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/cli/args.js';
 import { cliKey, httpCall, startCli, type CliServer } from '../hardening/cli-server.js';
+import { tempDir } from '../support/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'aws-durable-'));
+const dir = tempDir('aws-durable-');
 const started: CliServer[] = [];
 afterAll(() => {
   for (const cli of started) cli.proc.kill('SIGKILL');
