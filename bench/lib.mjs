@@ -9,8 +9,8 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * Spawns a process in its own process group and resolves with the first stdout line that `ready` accepts.
  * @returns { child, line, stop() }.
  */
-export function start(command, args, { ready = () => true, timeoutMs = 60_000 } = {}) {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function start(command, args, { ready = () => true, timeoutMs = 60_000, cwd = ROOT } = {}) {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const stop = () => {
     try {
       process.kill(-child.pid, 'SIGKILL');

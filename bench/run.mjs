@@ -17,7 +17,7 @@
  *
  * Needs `dist/` (npx tsup). --smoke: one round of about a second per case, for CI (nothing is asserted on times).
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import os from 'node:os';
@@ -29,7 +29,7 @@ if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
   process.exit(1);
 }
 const { sampleAnswers } = await import('./fixtures.mjs');
-import { cpuMsOf, fmt, load, median, rssOf, runJson, start, table } from './lib.mjs';
+import { cpuMsOf, fmt, load, median, ROOT, rssOf, runJson, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -266,9 +266,9 @@ async function serverCase() {
 }
 
 /** Launch → first 200 on GET /ext/agents: wall ms, and CPU ms the launched process used (Linux schedstat). */
-async function coldStart(command, args) {
+async function coldStart(command, args, cwd) {
   const t0 = performance.now();
-  const s = await start(command, args, { ready: (l) => l.startsWith('http') });
+  const s = await start(command, args, { ready: (l) => l.startsWith('http'), cwd });
   try {
     const res = await fetch(`${s.line.trim()}/ext/agents`, { headers: authHeaders() });
     await res.text();
@@ -279,11 +279,36 @@ async function coldStart(command, args) {
   }
 }
 
+/**
+ * A project that installed this package, as npm lays it out: `node_modules/agent-work-sandbox` (a link to this build)
+ * and its bin in `node_modules/.bin`. There npx runs the bin at once (npm's own floor for an npx launch); in this
+ * repository npx first installs the repository into its cache, because the command is the repository's own bin.
+ */
+function installedProject() {
+  const dir = mkdtempSync(join(tmpdir(), 'aws-bench-installed-'));
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "name": "bench-installed-project", "private": true }\n');
+  symlinkSync(ROOT, join(dir, 'node_modules', 'agent-work-sandbox'), 'dir');
+  symlinkSync('../agent-work-sandbox/dist/cli.js', join(dir, 'node_modules', '.bin', 'agent-work-sandbox'));
+  return dir;
+}
+
 async function coldCase() {
   log('cold start');
+  const installed = installedProject();
+  try {
+    await coldLaunches(installed);
+  } finally {
+    rmSync(installed, { recursive: true, force: true });
+  }
+}
+
+async function coldLaunches(installed) {
   const ways = {
     'node dist/cli.js': () => coldStart(process.execPath, ['dist/cli.js', '--port', '0', '--quiet']),
     'npx agent-work-sandbox': () => coldStart('npx', ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet']),
+    'npx agent-work-sandbox, in a project that installed it': () =>
+      coldStart('npx', ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet'], installed),
     'bare node:http (reference)': () => coldStart(process.execPath, ['bench/targets/bare-min.mjs', KEY]),
     ...(args.baseline
       ? {
