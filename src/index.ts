@@ -5,7 +5,8 @@
 import type { RequestHandler } from 'msw';
 import { createHandlers } from './http/handlers.js';
 import { createFetch, type SandboxFetch } from './http/fetch-door.js';
-import { createSandboxCore, type SandboxCore, type SandboxOptions } from './sandbox.js';
+import { createSandboxCore } from './sandbox.js';
+import type { SandboxCore, SandboxOptions } from './sandbox-types.js';
 
 /** A sandbox with its msw door. */
 export interface Sandbox extends SandboxCore {
@@ -37,14 +38,14 @@ export { createSandboxCore };
 export type {
   SandboxCore,
   SandboxOptions,
-  FixtureSetName,
   ScenarioSpec,
   CreatedKey,
   AccountView,
   TaskView,
   ListenOptions,
   RunningServer,
-} from './sandbox.js';
+} from './sandbox-types.js';
+export type { FixtureSetName } from './model/fixture-sets.js';
 export {
   SandboxError,
   ApiError,

@@ -17,18 +17,6 @@ import { coreSettings, type CoreSettings } from './sandbox/options.js';
 import { checkListenOptions, checkSandboxOptions } from './sandbox/option-schemas.js';
 import { accountsApi, keysApi, tasksApi } from './sandbox/records.js';
 
-export type {
-  SandboxCore,
-  SandboxOptions,
-  ScenarioSpec,
-  CreatedKey,
-  AccountView,
-  TaskView,
-  ListenOptions,
-  RunningServer,
-} from './sandbox-types.js';
-export type { FixtureSetName } from './model/fixture-sets.js';
-
 /** The engine of a new sandbox, its webhooks and (real clock) its settle loop; `initial` is the state `reset()` returns to. */
 function createEngine(options: SandboxOptions, settings: CoreSettings) {
   const webhooks: { current?: WebhookDispatcher } = {};

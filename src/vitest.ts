@@ -6,7 +6,8 @@
 import * as msw from 'msw';
 import type { RequestHandler } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
-import { createSandbox, type Sandbox, type SandboxOptions } from './index.js';
+import { createSandbox, type Sandbox } from './index.js';
+import type { SandboxOptions } from './sandbox-types.js';
 
 type Hook = (fn: () => unknown) => unknown;
 

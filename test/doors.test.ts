@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { createHandlers } from '../src/http/handlers.js';
 import { createApiDoor } from '../src/server/api-door.js';
-import type { SandboxCore } from '../src/sandbox.js';
+import type { SandboxCore } from '../src/sandbox-types.js';
 import { createSandbox, type Sandbox } from '../src/index.js';
 import { keyOf } from './support/doors.js';
 import { expectError } from './support/assert.js';

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, ERRORS, type Sandbox } from '../src/index.js';
-import type { RunningServer } from '../src/sandbox.js';
+import type { RunningServer } from '../src/sandbox-types.js';
 
 const INSPECTOR_DIR = join(import.meta.dirname, '..', 'src', 'server', 'inspector');
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/index.js';
-import type { RunningServer } from '../src/sandbox.js';
+import type { RunningServer } from '../src/sandbox-types.js';
 import { main, type CliRun } from '../src/cli/main.js';
 import { timeline } from '../src/server/inspector/timeline.js';
 import { CLI, ROOT, ensureBuilt } from './support/built.js';

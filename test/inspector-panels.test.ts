@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
 import { createSandbox, type Sandbox } from '../src/index.js';
-import type { RunningServer } from '../src/sandbox.js';
+import type { RunningServer } from '../src/sandbox-types.js';
 import { tempDir } from './support/temp.js';
 
 const SHOTS =

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
 import { createSandbox, type Sandbox } from '../src/index.js';
-import type { RunningServer } from '../src/sandbox.js';
+import type { RunningServer } from '../src/sandbox-types.js';
 
 describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')(
   'the inspector reads the decision trace and the audit (headless Chromium)',

@@ -9,7 +9,7 @@ import { main } from '../src/cli/main.js';
 import { generateDefaultFixtures, magicKey, MAGIC_KEY_SCENARIOS } from '../src/model/default-fixtures.js';
 import { ERRORS, type ErrorCode } from '../src/rules/errors.js';
 import { API_SCENARIO_NAMES } from '../src/scenarios/catalog.js';
-import type { SandboxCore, SandboxOptions } from '../src/sandbox.js';
+import type { SandboxCore, SandboxOptions } from '../src/sandbox-types.js';
 import { inProcess, keyOf, makeCall, overSocket, type Answer, type Call } from './support/doors.js';
 
 const AGENT = generateDefaultFixtures(1).agents.find((a) => a.status === 'available')!.id;

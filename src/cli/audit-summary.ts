@@ -1,4 +1,4 @@
-import type { SandboxCore } from '../sandbox.js';
+import type { SandboxCore } from '../sandbox-types.js';
 import { describeFinding } from '../audit/describe.js';
 
 /**
