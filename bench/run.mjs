@@ -29,6 +29,7 @@ if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
   process.exit(1);
 }
 const { sampleAnswers } = await import('./fixtures.mjs');
+import { issue16Goals } from './goals.mjs';
 import { cpuMsOf, fmt, load, median, ROOT, rssOf, runJson, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
@@ -517,6 +518,7 @@ async function stallCase() {
   const names = Object.keys(SERVERS).filter((n) => !n.startsWith('msw'));
   const targets = {};
   const rows = [];
+  const raw = [];
   try {
     for (const name of names) targets[name] = await SERVERS[name]();
     const loads = {};
@@ -546,6 +548,7 @@ async function stallCase() {
       await (await fetch(`${t.url}/ext/agents`, { headers: authHeaders(t.key) })).text();
       const secondMs = performance.now() - second0;
       const l = loads[name];
+      raw.push({ name, postRps: l.rps, postP99: l.p99, firstMs, secondMs, rssLoadMB: l.rssLoad });
       rows.push([
         name,
         fmt.int(l.requests),
@@ -563,7 +566,7 @@ async function stallCase() {
   } finally {
     for (const t of Object.values(targets)) t.stop();
   }
-  report.results.stall = rows;
+  report.results.stall = raw;
   out(`## After idle: POST load ${seconds} s (50 connections), ${idleSeconds} s idle, then one GET /ext/agents\n`);
   out(
     table(
@@ -702,6 +705,22 @@ async function breakdownCase() {
   out();
 }
 
+/** Issue 16's goals against what this run measured (bench/goals.mjs): only the goals of the cases that ran. */
+function goalsTable() {
+  const rows = issue16Goals(report.results, { connections: Math.max(...CONNECTIONS) });
+  if (rows.length === 0) return;
+  out(`## Issue 16's goals, as measured by this run${smoke ? ' (smoke: no verdict means anything)' : ''}\n`);
+  out(
+    table(
+      ['measure', 'this run', 'goal', 'verdict'],
+      rows.map((r) => [r.measure, r.value, r.goal, verdict(r.met)]),
+    ),
+  );
+  out();
+}
+
+const verdict = (met) => (met === undefined ? '–' : met ? 'met' : '**not met**');
+
 out(`# agent-work-sandbox bench${smoke ? ' (smoke: numbers are not meaningful)' : ''}\n`);
 out(
   `Node ${report.machine.node}, ${report.machine.cpu}, ${report.machine.cores} cores, ${report.machine.memGB} GB, ${report.machine.platform}; load average at start ${report.machine.load}.\n`,
@@ -713,4 +732,5 @@ if (cases.has('scale')) await scaleCase();
 if (cases.has('stall')) await stallCase();
 if (cases.has('memory')) await memoryCase();
 if (cases.has('breakdown')) await breakdownCase();
+goalsTable();
 if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);

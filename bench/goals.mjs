@@ -1,0 +1,161 @@
+/**
+ * Issue 16's goals ("Close to the limit"), judged on one run's results: a row per goal whose case ran, with the
+ * measured value, the goal and whether it is met (undefined: a figure the issue asks to keep, with no bound).
+ * Only this build (`sandbox`) is judged; a --baseline build is not.
+ */
+import { fmt, median } from './lib.mjs';
+
+const SANDBOX = 'sandbox';
+const BARE = 'node:http';
+
+export function issue16Goals(results, { connections }) {
+  return [
+    ...serverGoals(results.server, connections),
+    ...stallGoals(results.stall),
+    ...coldGoals(results.cold),
+    ...inProcessGoals(results.inProcess),
+    ...memoryGoals(results.memory),
+  ];
+}
+
+const medianOf = (runs, key) => median(runs.map((r) => r[key]));
+
+function serverGoals(server, connections) {
+  if (!server) return [];
+  const rows = [];
+  const at = (route, c) => server.results[route]?.[c];
+  const agents = at('GET /ext/agents', connections);
+  if (agents?.[SANDBOX] && agents[BARE]) {
+    const ratio = medianOf(agents[SANDBOX], 'rps') / medianOf(agents[BARE], 'rps');
+    rows.push({
+      measure: `GET /ext/agents req/s ÷ node:http, ${connections} connections`,
+      value: fmt.ratio(ratio),
+      goal: '≥ 0.90',
+      met: ratio >= 0.9,
+    });
+  }
+  const post = at('POST /ext/tasks', connections);
+  if (post?.[SANDBOX] && post[BARE]) {
+    const ratio = medianOf(post[SANDBOX], 'rps') / medianOf(post[BARE], 'rps');
+    rows.push({
+      measure: `POST /ext/tasks req/s ÷ node:http (which parses the JSON), ${connections} connections`,
+      value: fmt.ratio(ratio),
+      goal: '≥ 0.70',
+      met: ratio >= 0.7,
+    });
+  }
+  for (const [c, byServer] of Object.entries(server.results['POST /ext/tasks'] ?? {})) {
+    if (!byServer[SANDBOX] || !byServer[BARE]) continue;
+    const p99 = medianOf(byServer[SANDBOX], 'p99');
+    const limit = 2 * medianOf(byServer[BARE], 'p99') + 1;
+    rows.push({
+      measure: `POST /ext/tasks p99, ${c} connection${c === '1' ? '' : 's'}`,
+      value: `${fmt.ms(p99)} ms`,
+      goal: `≤ 2 × node:http's + 1 ms = ${fmt.ms(limit)} ms`,
+      met: p99 <= limit,
+    });
+  }
+  return rows;
+}
+
+function stallGoals(stall) {
+  const sandbox = stall?.find((r) => r.name === SANDBOX);
+  if (!sandbox) return [];
+  return [
+    {
+      measure: 'first request after idle, following a POST load',
+      value: `${fmt.ms(sandbox.firstMs)} ms`,
+      goal: '≤ 20 ms',
+      met: sandbox.firstMs <= 20,
+    },
+    {
+      measure: 'CLI RSS after the POST load',
+      value: `${fmt.mb(sandbox.rssLoadMB)} MiB`,
+      goal: '≤ 150 MiB',
+      met: sandbox.rssLoadMB <= 150,
+    },
+  ];
+}
+
+function coldGoals(cold) {
+  const cli = cold?.['node dist/cli.js'];
+  const bare = cold?.['bare node:http (reference)'];
+  if (!cli?.length || !bare?.length) return [];
+  const cliMs = medianOf(cli, 'wall');
+  const rows = [
+    {
+      measure: 'cold start, launch → first 200, ÷ a minimal node:http server',
+      value: fmt.ratio(cliMs / medianOf(bare, 'wall')),
+      goal: '≤ 1.4',
+      met: cliMs / medianOf(bare, 'wall') <= 1.4,
+    },
+  ];
+  const npx = cold['npx agent-work-sandbox'];
+  if (npx?.length) {
+    const npxMs = medianOf(npx, 'wall');
+    rows.push({
+      measure: '`npx agent-work-sandbox` in this repository',
+      value: `${fmt.int(npxMs)} ms`,
+      goal: `≤ node dist/cli.js + 300 ms = ${fmt.int(cliMs + 300)} ms`,
+      met: npxMs <= cliMs + 300,
+    });
+  }
+  return rows;
+}
+
+function inProcessGoals(inProcess) {
+  if (!inProcess) return [];
+  const rows = [];
+  for (const [request, v] of Object.entries(inProcess.fetch)) {
+    rows.push({
+      measure: `through msw ÷ a trivial msw handler, ${request}`,
+      value: fmt.ratio(v.sandbox / v.trivial),
+      goal: 'keep 1.0',
+      met: undefined,
+    });
+    if (v.fetch !== undefined)
+      rows.push({
+        measure: `\`sandbox.fetch\` ÷ a trivial msw handler, ${request}`,
+        value: fmt.ratio(v.fetch / v.trivial),
+        goal: '≤ 0.20',
+        met: v.fetch / v.trivial <= 0.2,
+      });
+  }
+  return rows;
+}
+
+function memoryGoals(memory) {
+  const rows = [];
+  for (const r of memory?.filter((m) => m.name === SANDBOX) ?? []) {
+    const tasks = r.tasks.toLocaleString('en-US');
+    rows.push({
+      measure: `heap per queued task, ${tasks} tasks`,
+      value: `${fmt.int(r.heapPerQueuedTask)} B`,
+      goal: '≤ 300 B',
+      met: r.heapPerQueuedTask <= 300,
+    });
+    if (r.tasks === 100_000) {
+      rows.push(
+        {
+          measure: "`clock.advance('1m')` over 100,000 queued tasks",
+          value: `${fmt.ms(r.advanceMs)} ms`,
+          goal: '≤ 50 ms',
+          met: r.advanceMs <= 50,
+        },
+        {
+          measure: 'RSS in-process with 100,000 tasks, right after the load (at rest)',
+          value: `${fmt.mb(r.rssMB)} MiB (${fmt.mb(r.restRssMB)})`,
+          goal: '≤ 120 MiB',
+          met: r.rssMB <= 120,
+        },
+      );
+    }
+    rows.push({
+      measure: `memory given back when retention drops tasks, ${tasks} tasks`,
+      value: `${r.retention.queuedMB.toFixed(0)} → ${r.retention.afterDropMB.toFixed(0)} MiB`,
+      goal: 'goes down',
+      met: r.retention.afterDropMB < r.retention.queuedMB,
+    });
+  }
+  return rows;
+}
