@@ -12,7 +12,8 @@ import { adminKey, sampleAnswers, taskBody, unlimit } from '../fixtures.mjs';
 const { seconds, rounds } = JSON.parse(process.argv[2] ?? '{}');
 const BASE = 'http://sandbox.test/api/v1';
 
-const sandbox = createSandbox();
+// Every finished task is kept: the task that GET /ext/tasks/:id reads must outlive the POST batches of a long run.
+const sandbox = createSandbox({ taskRetention: Infinity });
 unlimit(sandbox);
 const key = adminKey(sandbox);
 const body = taskBody(sandbox);
