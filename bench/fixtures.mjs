@@ -55,7 +55,8 @@ export function sampleAnswers() {
   };
 }
 
-const UNAUTHORIZED = {
+/** node:http's answer to a request without the sample key (bench/targets/bare.mjs and `fixedCore`). */
+export const UNAUTHORIZED = {
   status: 401,
   headers: { 'Content-Type': 'application/json; charset=utf-8' },
   body: '{"error":{"code":"missing_api_key","message":"Missing API key."}}',

@@ -67,11 +67,15 @@ const CONNECTIONS = (args.connections ?? '1,50').split(',').map(Number);
 const sample = sampleAnswers();
 const KEY = sample.key;
 const BODY = sample.body;
+/** `--routes a,b`: only the requests whose name holds one of them. */
+const wantedRoute = (name) => !args.routes || args.routes.split(',').some((part) => name.includes(part));
+/** The largest --connections: where the ratios to node:http are judged and the breakdown case runs. */
+const MOST_CONNECTIONS = Math.max(...CONNECTIONS);
 const ROUTES = [
   { name: 'GET /ext/agents', method: 'GET', path: () => '/ext/agents' },
   { name: 'GET /ext/tasks/:id', method: 'GET', path: (t) => `/ext/tasks/${t.taskId}` },
   { name: 'POST /ext/tasks', method: 'POST', path: () => '/ext/tasks', body: BODY },
-].filter((r) => !args.routes || args.routes.split(',').some((part) => r.name.includes(part)));
+].filter((r) => wantedRoute(r.name));
 const authHeaders = (key = KEY) => ({ authorization: `Bearer ${key}` });
 const report = { machine: machine(), options: { smoke, seconds, rounds, coldRuns, bigTasks, bigKeys }, results: {} };
 const out = (text = '') => process.stdout.write(`${text}\n`);
@@ -304,12 +308,13 @@ async function coldCase() {
   }
 }
 
+const NPX_ARGS = ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet'];
+
 async function coldLaunches(installed) {
   const ways = {
     'node dist/cli.js': () => coldStart(process.execPath, ['dist/cli.js', '--port', '0', '--quiet']),
-    'npx agent-work-sandbox': () => coldStart('npx', ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet']),
-    'npx agent-work-sandbox, in a project that installed it': () =>
-      coldStart('npx', ['--no-install', 'agent-work-sandbox', '--port', '0', '--quiet'], installed),
+    'npx agent-work-sandbox': () => coldStart('npx', NPX_ARGS),
+    'npx agent-work-sandbox, in a project that installed it': () => coldStart('npx', NPX_ARGS, installed),
     'bare node:http (reference)': () => coldStart(process.execPath, ['bench/targets/bare-min.mjs', KEY]),
     ...(args.baseline
       ? {
@@ -643,11 +648,11 @@ async function memoryCase() {
  * the largest --connections: the sandbox against its own door with fixed answers, alternating, `rounds` times.
  */
 async function breakdownCase() {
-  const connections = Math.max(...CONNECTIONS);
+  const connections = MOST_CONNECTIONS;
   const routes = [
     ['GET /ext/agents', 'agents'],
     ['POST /ext/tasks', 'post'],
-  ].filter(([name]) => !args.routes || args.routes.split(',').some((part) => name.includes(part)));
+  ].filter(([name]) => wantedRoute(name));
   const modes = [
     ['sandbox', 'core'],
     ['its door, fixed answers', 'fixed'],
@@ -707,7 +712,7 @@ async function breakdownCase() {
 
 /** Issue 16's goals against what this run measured (bench/goals.mjs): only the goals of the cases that ran. */
 function goalsTable() {
-  const rows = issue16Goals(report.results, { connections: Math.max(...CONNECTIONS) });
+  const rows = issue16Goals(report.results, { connections: MOST_CONNECTIONS });
   if (rows.length === 0) return;
   out(`## Issue 16's goals, as measured by this run${smoke ? ' (smoke: no verdict means anything)' : ''}\n`);
   out(

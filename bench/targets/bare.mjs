@@ -5,11 +5,10 @@
  * Prints `{"url": …}` on stdout when listening.
  */
 import { createServer } from 'node:http';
-import { sampleAnswers } from '../fixtures.mjs';
+import { sampleAnswers, UNAUTHORIZED } from '../fixtures.mjs';
 
 const { key, agents, task, created } = sampleAnswers();
 const expected = `Bearer ${key}`;
-const UNAUTHORIZED = '{"error":{"code":"missing_api_key","message":"Missing API key."}}';
 
 // Bodies as Buffers with their Content-Length, headers written in one writeHead: the cheapest answer node:http allows.
 const prepared = (answer) => {
@@ -25,8 +24,8 @@ function send(res, answer) {
 
 const server = createServer((req, res) => {
   if (req.headers.authorization !== expected) {
-    res.writeHead(401, { 'Content-Type': 'application/json; charset=utf-8' });
-    return res.end(UNAUTHORIZED);
+    res.writeHead(UNAUTHORIZED.status, UNAUTHORIZED.headers);
+    return res.end(UNAUTHORIZED.body);
   }
   const url = req.url;
   if (req.method === 'GET' && url === '/api/v1/ext/agents') return send(res, agentsOut);
