@@ -72,12 +72,7 @@ export function rssOf(pid) {
   }
 }
 
-export const median = (xs) => {
-  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+export { median, pairedRatio } from './stats.mjs';
 
 /** A Markdown table. */
 export function table(head, rows) {

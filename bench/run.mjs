@@ -30,7 +30,7 @@ if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
 }
 const { sampleAnswers } = await import('./fixtures.mjs');
 import { issue16Goals } from './goals.mjs';
-import { cpuMsOf, fmt, load, median, ROOT, rssOf, runJson, start, table } from './lib.mjs';
+import { cpuMsOf, fmt, load, median, pairedRatio, ROOT, rssOf, runJson, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,6 +41,7 @@ const { values: args } = parseArgs({
     cases: { type: 'string', default: 'server,cold,in-process,scale,stall,memory,breakdown' },
     'memory-tasks': { type: 'string' },
     idle: { type: 'string' },
+    warmup: { type: 'string' },
     tasks: { type: 'string' },
     keys: { type: 'string' },
     json: { type: 'string' },
@@ -62,6 +63,8 @@ const bigKeys = Number(args.keys ?? (smoke ? 1_000 : 10_000));
 const cases = new Set(args.cases.split(','));
 const memoryTasks = (args['memory-tasks'] ?? (smoke ? '20000' : '100000')).split(',').map(Number);
 const idleSeconds = Number(args.idle ?? (smoke ? 1 : 10));
+/** Seconds of uncounted load on every server before a route's counted rounds (issue 16: "after a warm-up"). */
+const warmupSeconds = Number(args.warmup ?? (smoke ? 0 : Math.min(2, seconds)));
 const CONNECTIONS = (args.connections ?? '1,50').split(',').map(Number);
 
 const sample = sampleAnswers();
@@ -175,20 +178,18 @@ async function alternate(targets) {
   const names = Object.keys(targets);
   // Routes outermost: the tasks that POST creates settle over the next seconds and would load the GETs after it.
   for (const route of ROUTES) {
+    // Warm-up, not counted: every server compiles its hot path for this route before the first counted round.
+    if (warmupSeconds > 0) {
+      for (const name of names) await loadOne(targets[name], route, MOST_CONNECTIONS, warmupSeconds);
+      log(`  ${route.name} warm-up: ${warmupSeconds} s on each server, not counted`);
+    }
     for (let round = 0; round < rounds; round++) {
       const order = names.map((_, i) => names[(i + round) % names.length]);
       for (const connections of CONNECTIONS) {
         for (const name of order) {
           const t = targets[name];
           const cpuBefore = cpuMsOf(t.pid);
-          const r = await load({
-            url: `${t.url}${route.path(t)}`,
-            method: route.method,
-            headers: { ...authHeaders(t.key), ...(route.body ? { 'content-type': 'application/json' } : {}) },
-            body: route.body,
-            connections,
-            seconds,
-          });
+          const r = await loadOne(t, route, connections, seconds);
           r.cpuUs = ((cpuMsOf(t.pid) - cpuBefore) * 1000) / Math.max(1, r.requests);
           ((results[route.name] ??= {})[connections] ??= {})[name] ??= [];
           results[route.name][connections][name].push(r);
@@ -201,6 +202,18 @@ async function alternate(targets) {
     }
   }
   return { results, rss };
+}
+
+/** One load of `route` on one server. */
+function loadOne(t, route, connections, loadSeconds) {
+  return load({
+    url: `${t.url}${route.path(t)}`,
+    method: route.method,
+    headers: { ...authHeaders(t.key), ...(route.body ? { 'content-type': 'application/json' } : {}) },
+    body: route.body,
+    connections,
+    seconds: loadSeconds,
+  });
 }
 
 /** `--servers a,b`: only the servers whose name holds one of them (node:http, the reference, always runs). */
@@ -224,19 +237,22 @@ async function serverCase() {
     const rows = [];
     for (const route of ROUTES) {
       for (const c of CONNECTIONS) {
-        const bare = summary(results[route.name][c]['node:http']);
+        const bareRuns = results[route.name][c]['node:http'];
+        const bare = summary(bareRuns);
         for (const name of Object.keys(targets)) {
-          const s = summary(results[route.name][c][name]);
+          const runs = results[route.name][c][name];
+          const s = summary(runs);
           rows.push([
             route.name,
             c,
             name,
             fmt.int(s.rps),
+            fmt.ratio(pairedRatio(runs, bareRuns, 'rps')),
             fmt.ratio(s.rps / bare.rps),
             fmt.ms(s.p50),
             fmt.ms(s.p99),
             fmt.us(s.cpuUs),
-            fmt.ratio(bare.cpuUs / s.cpuUs),
+            fmt.ratio(pairedRatio(runs, bareRuns, 'cpuUs')),
             s.failed,
           ]);
         }
@@ -244,7 +260,9 @@ async function serverCase() {
     }
     const rssRows = Object.keys(targets).map((n) => [n, fmt.mb(median(rss[n])), fmt.mb(Math.max(...rss[n]))]);
     report.results.server = { results, rss };
-    out(`## Server (${seconds} s per run, median of ${rounds} alternating rounds)\n`);
+    out(
+      `## Server (${seconds} s per run${warmupSeconds > 0 ? ` after a ${warmupSeconds} s warm-up` : ''}, median of ${rounds} alternating rounds)\n`,
+    );
     out(
       table(
         [
@@ -252,11 +270,12 @@ async function serverCase() {
           'connections',
           'server',
           'requests/s',
-          'ratio to node:http',
+          'ratio to node:http (median of the rounds)',
+          'ratio of the medians',
           'p50 ms',
           'p99 ms',
           'server CPU µs/request',
-          'node:http CPU ÷ this',
+          'node:http CPU ÷ this (median of the rounds)',
           'non-2xx',
         ],
         rows,
