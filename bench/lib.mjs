@@ -96,3 +96,19 @@ export function cpuMsOf(pid) {
     return NaN;
   }
 }
+
+/**
+ * Waits until a server is idle again: its main thread used under 2 % of a core over the last 250 ms, or `maxMs` have
+ * passed. A sandbox goes on settling the tasks of a POST load for seconds after it (their start and end moves, default
+ * 3–7.5 s after creation): that work belongs to the load that created the tasks, not to the next server's round.
+ */
+export async function settled(pid, maxMs = 10_000) {
+  const until = performance.now() + maxMs;
+  let last = cpuMsOf(pid);
+  while (performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = cpuMsOf(pid);
+    if (!(now - last > 5)) return;
+    last = now;
+  }
+}

@@ -30,7 +30,7 @@ if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
 }
 const { sampleAnswers } = await import('./fixtures.mjs');
 import { issue16Goals } from './goals.mjs';
-import { cpuMsOf, fmt, load, median, pairedRatio, ROOT, rssOf, runJson, start, table } from './lib.mjs';
+import { cpuMsOf, fmt, load, median, pairedRatio, ROOT, rssOf, runJson, settled, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -180,7 +180,10 @@ async function alternate(targets) {
   for (const route of ROUTES) {
     // Warm-up, not counted: every server compiles its hot path for this route before the first counted round.
     if (warmupSeconds > 0) {
-      for (const name of names) await loadOne(targets[name], route, MOST_CONNECTIONS, warmupSeconds);
+      for (const name of names) {
+        await loadOne(targets[name], route, MOST_CONNECTIONS, warmupSeconds);
+        await settled(targets[name].pid);
+      }
       log(`  ${route.name} warm-up: ${warmupSeconds} s on each server, not counted`);
     }
     for (let round = 0; round < rounds; round++) {
@@ -190,6 +193,9 @@ async function alternate(targets) {
           const t = targets[name];
           const cpuBefore = cpuMsOf(t.pid);
           const r = await loadOne(t, route, connections, seconds);
+          // The CPU until the server is idle again: a POST's tasks settle after the load, and the next round is
+          // another server's (its requests/s are not to be slowed by this one's leftover work).
+          await settled(t.pid);
           r.cpuUs = ((cpuMsOf(t.pid) - cpuBefore) * 1000) / Math.max(1, r.requests);
           ((results[route.name] ??= {})[connections] ??= {})[name] ??= [];
           results[route.name][connections][name].push(r);
@@ -274,7 +280,7 @@ async function serverCase() {
           'ratio of the medians',
           'p50 ms',
           'p99 ms',
-          'server CPU µs/request',
+          'server CPU µs/request (until idle again)',
           'node:http CPU ÷ this (median of the rounds)',
           'non-2xx',
         ],
