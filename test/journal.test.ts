@@ -108,6 +108,48 @@ describe('journal', () => {
     expect(seqs).toEqual([4, 5, 6, 7, 8]);
   });
 
+  it('a slot reused by a shorter request shows that request only: its steps, headers, body and answer', async () => {
+    // Five POSTs (long traces, bodies, answers) fill the five slots; five GETs then take them over.
+    const admin = keyOf(door.sandbox);
+    for (let i = 0; i < 5; i++)
+      await door.call('POST', '/ext/tasks', { key: admin, body: { agent_id: AGENT, description: `task ${i}` } });
+    const gets = [
+      { path: '/ext/usage', headers: {} },
+      { path: '/ext/agents?limit=1', headers: {} },
+      { path: '/ext/agents?limit=1', headers: { 'X-Sandbox-Scenario': 'network-error' } },
+      { path: `/ext/agents/${AGENT}`, headers: {} },
+      { path: '/ext/usage', headers: {} },
+    ];
+    const answers: (string | undefined)[] = [];
+    for (const g of gets)
+      answers.push(
+        await door.call('GET', g.path, { key: admin, headers: g.headers }).then(
+          (a) => a.text,
+          () => undefined,
+        ),
+      );
+
+    // The same five GETs in a journal that held nothing else: the steps each one takes.
+    const fresh = await overSocket({ clock: 'manual', journalSize: 5 });
+    try {
+      for (const g of gets)
+        await fresh.call('GET', g.path, { key: keyOf(fresh.sandbox), headers: g.headers }).catch(() => undefined);
+      const steps = (entries: typeof door.sandbox.requests) => entries.map((e) => e.trace.map((t) => t.step));
+      expect(steps(door.sandbox.requests)).toEqual(steps(fresh.sandbox.requests));
+    } finally {
+      await fresh.close();
+    }
+    const entries = door.sandbox.requests;
+    expect(entries.map((e) => e.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
+    for (const [i, e] of entries.entries()) {
+      expect(e.request.body).toBe('');
+      expect(e.request.headers['content-type']).toBeUndefined();
+      // The answer the client got, or none where the connection failed.
+      expect(e.response?.body).toBe(answers[i]);
+    }
+    expect(entries[2]).toMatchObject({ status: 0, code: 'network_error', response: null });
+  });
+
   it('the control API is not journaled', async () => {
     await control('/accounts');
     expect(door.sandbox.requests).toEqual([]);
