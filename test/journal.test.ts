@@ -113,7 +113,7 @@ describe('journal', () => {
     const admin = keyOf(door.sandbox);
     for (let i = 0; i < 5; i++)
       await door.call('POST', '/ext/tasks', { key: admin, body: { agent_id: AGENT, description: `task ${i}` } });
-    const gets = [
+    const gets: { path: string; headers: Record<string, string> }[] = [
       { path: '/ext/usage', headers: {} },
       { path: '/ext/agents?limit=1', headers: {} },
       { path: '/ext/agents?limit=1', headers: { 'X-Sandbox-Scenario': 'network-error' } },
