@@ -65,6 +65,8 @@ const memoryTasks = (args['memory-tasks'] ?? (smoke ? '20000' : '100000')).split
 const idleSeconds = Number(args.idle ?? (smoke ? 1 : 10));
 /** Seconds of uncounted load on every server before a route's counted rounds (issue 16: "after a warm-up"). */
 const warmupSeconds = Number(args.warmup ?? (smoke ? 0 : Math.min(2, seconds)));
+/** How the rounds of `alternate` (the server and scale cases) run, for their headings. */
+const ROUNDS_LABEL = `${seconds} s per run${warmupSeconds > 0 ? ` after a ${warmupSeconds} s warm-up` : ''}, median of ${rounds} alternating rounds`;
 const CONNECTIONS = (args.connections ?? '1,50').split(',').map(Number);
 
 const sample = sampleAnswers();
@@ -266,9 +268,7 @@ async function serverCase() {
     }
     const rssRows = Object.keys(targets).map((n) => [n, fmt.mb(median(rss[n])), fmt.mb(Math.max(...rss[n]))]);
     report.results.server = { results, rss };
-    out(
-      `## Server (${seconds} s per run${warmupSeconds > 0 ? ` after a ${warmupSeconds} s warm-up` : ''}, median of ${rounds} alternating rounds)\n`,
-    );
+    out(`## Server (${ROUNDS_LABEL})\n`);
     out(
       table(
         [
@@ -495,7 +495,7 @@ async function scaleCase() {
     ]);
     report.results.scale = { sizes, info, results, rss };
     out(
-      `## Scale: ${label('small')} vs ${label('large')} (the CLI with --state FILE --state-sync exit, over HTTP, ${seconds} s per run, median of ${rounds} rounds)\n`,
+      `## Scale: ${label('small')} vs ${label('large')} (the CLI with --state FILE --state-sync exit, over HTTP, ${ROUNDS_LABEL})\n`,
     );
     out(
       table(
