@@ -38,7 +38,9 @@ function serverGoals(server, connections) {
     });
   };
   ratioRow('GET /ext/agents', 'GET /ext/agents req/s ÷ node:http', 0.9);
+  spinRows(at('GET /ext/agents', connections), 'GET /ext/agents', connections, 0.9, rows);
   ratioRow('POST /ext/tasks', 'POST /ext/tasks req/s ÷ node:http (which parses the JSON)', 0.7);
+  spinRows(at('POST /ext/tasks', connections), 'POST /ext/tasks', connections, 0.7, rows);
   for (const [c, byServer] of Object.entries(server.results['POST /ext/tasks'] ?? {})) {
     if (!byServer[SANDBOX] || !byServer[BARE]) continue;
     const p99 = medianOf(byServer[SANDBOX], 'p99');
@@ -51,6 +53,23 @@ function serverGoals(server, connections) {
     });
   }
   return rows;
+}
+
+/**
+ * `--spin`: the door with a stand-in core of N µs of CPU, against node:http (not judged: what a core of that cost could
+ * reach, so that the ratio goal reads as a budget in µs).
+ */
+function spinRows(byServer, route, connections, goal, rows) {
+  for (const name of Object.keys(byServer ?? {})) {
+    const us = /fixed answers \+ (\d+(?:\.\d+)?) µs$/.exec(name)?.[1];
+    if (us === undefined || !byServer[BARE]) continue;
+    rows.push({
+      measure: `${route} req/s ÷ node:http, ${connections} connections, for a stand-in core of ${us} µs of CPU a request`,
+      value: fmt.ratio(pairedRatio(byServer[name], byServer[BARE], 'rps')),
+      goal: `(what a core of ${us} µs could reach; the goal is ≥ ${goal.toFixed(2)})`,
+      met: undefined,
+    });
+  }
 }
 
 function stallGoals(stall) {

@@ -7,13 +7,15 @@
  *                      [--cases server,cold,in-process,scale,stall,memory,breakdown]
  *                      [--tasks 100000] [--keys 10000] [--memory-tasks 100000,1000000] [--idle 10] [--json FILE]
  *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always] [--browser]
- *                      [--ceiling]
+ *                      [--ceiling] [--spin 5,10,15]
  *
  * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server and cold cases.
  * --state MODES adds the sandbox with `--state FILE --state-sync MODE` for each mode to the server case.
  * --browser adds the sandbox with headless Chromium open on its inspector to the server case.
  * --ceiling adds the sandbox's own door with fixed answers in place of the core (bench/targets/fixed-door.mjs): the door's
  * share of the cost, apart from the core's work.
+ * --spin LIST adds that door once per number N, each answer spinning the CPU for N µs first: what a core costing N µs a
+ * request (and leaving no garbage) would read against node:http, so that a ratio goal reads as a budget in µs.
  *
  * Needs `dist/` (npx tsup). --smoke: one round of about a second per case, for CI (nothing is asserted on times).
  */
@@ -51,6 +53,7 @@ const { values: args } = parseArgs({
     state: { type: 'string' },
     browser: { type: 'boolean', default: false },
     ceiling: { type: 'boolean', default: false },
+    spin: { type: 'string' },
     servers: { type: 'string' },
   },
 });
@@ -131,8 +134,8 @@ async function cliServer(cli, extra = []) {
 }
 
 /** A server of bench/targets/ that prints `{"url": …}` when listening. */
-async function scriptServer(script) {
-  const s = await start(process.execPath, [script], { ready: jsonLine });
+async function scriptServer(script, scriptArgs = []) {
+  const s = await start(process.execPath, [script, ...scriptArgs], { ready: jsonLine });
   const { url } = JSON.parse(s.line);
   return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
 }
@@ -165,6 +168,13 @@ const SERVERS = {
         'sandbox door, fixed answers': () => scriptServer('bench/targets/fixed-door.mjs'),
       }
     : {}),
+  // --spin 5,10: that door with N µs of CPU spent per answer in place of the core (a core's budget, see above).
+  ...Object.fromEntries(
+    (args.spin ? args.spin.split(',') : []).map((us) => [
+      `sandbox door, fixed answers + ${Number(us)} µs`,
+      () => scriptServer('bench/targets/fixed-door.mjs', [String(Number(us))]),
+    ]),
+  ),
   'node:http': () => scriptServer('bench/targets/bare.mjs'),
   'msw+http-middleware': () => scriptServer('bench/targets/msw-middleware.mjs'),
 };
