@@ -71,6 +71,12 @@ const warmupSeconds = Number(args.warmup ?? (smoke ? 0 : Math.min(2, seconds)));
 /** How the rounds of `alternate` (the server and scale cases) run, for their headings. */
 const ROUNDS_LABEL = `${seconds} s per run${warmupSeconds > 0 ? ` after a ${warmupSeconds} s warm-up` : ''}, median of ${rounds} alternating rounds`;
 const CONNECTIONS = (args.connections ?? '1,50').split(',').map(Number);
+/** `--spin 5,10`: µs of CPU for each stand-in core (positive numbers). */
+const SPINS = args.spin ? args.spin.split(',').map(Number) : [];
+if (SPINS.some((us) => !(us > 0 && us < 1e6))) {
+  process.stderr.write(`bench: --spin takes positive numbers of µs separated by commas (got ${args.spin}).\n`);
+  process.exit(1);
+}
 
 const sample = sampleAnswers();
 const KEY = sample.key;
@@ -170,9 +176,9 @@ const SERVERS = {
     : {}),
   // --spin 5,10: that door with N µs of CPU spent per answer in place of the core (a core's budget, see above).
   ...Object.fromEntries(
-    (args.spin ? args.spin.split(',') : []).map((us) => [
-      `sandbox door, fixed answers + ${Number(us)} µs`,
-      () => scriptServer('bench/targets/fixed-door.mjs', [String(Number(us))]),
+    SPINS.map((us) => [
+      `sandbox door, fixed answers + ${us} µs`,
+      () => scriptServer('bench/targets/fixed-door.mjs', [String(us)]),
     ]),
   ),
   'node:http': () => scriptServer('bench/targets/bare.mjs'),
