@@ -15,5 +15,6 @@ export declare function issue16Goals(
     inProcess?: unknown;
     memory?: unknown;
   },
-  options: { connections: number },
+  options: { connections: number; spins?: readonly number[] },
 ): GoalRow[];
+export declare function spinServer(us: number): string;

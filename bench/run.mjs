@@ -31,7 +31,7 @@ if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
   process.exit(1);
 }
 const { sampleAnswers } = await import('./fixtures.mjs');
-import { issue16Goals } from './goals.mjs';
+import { issue16Goals, spinServer } from './goals.mjs';
 import { cpuMsOf, fmt, load, median, pairedRatio, ROOT, rssOf, runJson, settled, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
@@ -176,10 +176,7 @@ const SERVERS = {
     : {}),
   // --spin 5,10: that door with N µs of CPU spent per answer in place of the core (a core's budget, see above).
   ...Object.fromEntries(
-    SPINS.map((us) => [
-      `sandbox door, fixed answers + ${us} µs`,
-      () => scriptServer('bench/targets/fixed-door.mjs', [String(us)]),
-    ]),
+    SPINS.map((us) => [spinServer(us), () => scriptServer('bench/targets/fixed-door.mjs', [String(us)])]),
   ),
   'node:http': () => scriptServer('bench/targets/bare.mjs'),
   'msw+http-middleware': () => scriptServer('bench/targets/msw-middleware.mjs'),
@@ -753,7 +750,7 @@ async function breakdownCase() {
 
 /** Issue 16's goals against what this run measured (bench/goals.mjs): only the goals of the cases that ran. */
 function goalsTable() {
-  const rows = issue16Goals(report.results, { connections: MOST_CONNECTIONS });
+  const rows = issue16Goals(report.results, { connections: MOST_CONNECTIONS, spins: SPINS });
   if (rows.length === 0) return;
   out(`## Issue 16's goals, as measured by this run${smoke ? ' (smoke: no verdict means anything)' : ''}\n`);
   out(
