@@ -1,4 +1,5 @@
 /** `sandbox.fetch`: a standard fetch answered by the core, with no msw interception and no global patching. */
+import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
 import { keyOf } from './support/doors.js';
@@ -65,5 +66,31 @@ describe('sandbox.fetch', () => {
       headers: { Authorization: `Bearer ${keyOf(sandbox)}` },
     });
     expect(await res.text()).toBe('');
+  });
+
+  it('builds its Response with the platform class, not through a patched globalThis.Response (msw setupServer listening)', async () => {
+    const sandbox = createSandbox({ clock: 'manual' });
+    const init = { headers: { Authorization: `Bearer ${keyOf(sandbox)}` } };
+    const before = await (await sandbox.fetch(`${BASE}/ext/agents`, init)).text();
+    // msw's node interceptors swap globalThis.Response for a Proxy that records raw headers on every construction.
+    const server = setupServer();
+    server.listen({ onUnhandledRequest: 'error' });
+    const patched = globalThis.Response;
+    let built = 0;
+    globalThis.Response = new Proxy(patched, {
+      construct: (target, args, newTarget) => ((built += 1), Reflect.construct(target, args, newTarget)),
+    });
+    try {
+      expect(globalThis.Response).not.toBe(Response.prototype.constructor);
+      const res = await sandbox.fetch(`${BASE}/ext/agents`, init);
+      expect(res).toBeInstanceOf(globalThis.Response);
+      expect(res).toBeInstanceOf(patched);
+      expect(await res.text()).toBe(before);
+      expect(built).toBe(0);
+    } finally {
+      globalThis.Response = patched;
+      server.close();
+    }
+    expect(globalThis.Response).toBe(Response.prototype.constructor);
   });
 });

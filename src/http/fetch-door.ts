@@ -10,6 +10,14 @@ import { answerUnmatched, IN_PROCESS_CLIENT } from './handlers.js';
 
 export type SandboxFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/**
+ * The platform's own `Response`, taken when this module loads. msw's node interceptors, once a `setupServer` listens,
+ * swap `globalThis.Response` for a Proxy that records every response's raw headers (for their `http.ClientRequest`
+ * door, which a `sandbox.fetch` answer never reaches): that doubles the cost of building a Response. An instance of
+ * this class is still `instanceof` the global one, patched or not (the Proxy shares its prototype).
+ */
+const NativeResponse = globalThis.Response;
+
 /** Statuses whose Response may not carry a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -83,6 +91,6 @@ export function createFetch(
     if (res.networkError)
       throw new TypeError('Failed to fetch', { cause: new Error('sandbox: network-error scenario') });
     const noBody = method === 'HEAD' || res.body === '' || NULL_BODY.has(res.status);
-    return new Response(noBody ? null : res.body, { status: res.status, headers: res.headers });
+    return new NativeResponse(noBody ? null : res.body, { status: res.status, headers: res.headers });
   };
 }
