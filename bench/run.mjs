@@ -9,7 +9,8 @@
  *                      [--routes agents,tasks/:id] [--connections 1,50] [--baseline DIR] [--state exit,1s,always] [--browser]
  *                      [--ceiling] [--spin 5,10,15]
  *
- * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server and cold cases.
+ * --baseline DIR adds another build of the CLI (DIR/dist/cli.js, e.g. a checkout of main) to the server and cold cases,
+ * and its `sandbox.fetch` (DIR/dist/index.js) to the in-process case.
  * --state MODES adds the sandbox with `--state FILE --state-sync MODE` for each mode to the server case.
  * --browser adds the sandbox with headless Chromium open on its inspector to the server case.
  * --ceiling adds the sandbox's own door with fixed answers in place of the core (bench/targets/fixed-door.mjs): the door's
@@ -402,7 +403,8 @@ async function coldLaunches(installed) {
 
 async function inProcessCase() {
   log('in-process');
-  const r = await runJson(['bench/cases/in-process.mjs', JSON.stringify({ seconds, rounds })]);
+  const r = await runJson(['bench/cases/in-process.mjs', JSON.stringify({ seconds, rounds, baseline: args.baseline })]);
+  const withBaseline = args.baseline !== undefined;
   report.results.inProcess = r;
   out(
     `## In-process: msw setupServer, sequential fetch (${seconds} s per run, median of ${rounds} alternating rounds)\n`,
@@ -416,6 +418,7 @@ async function inProcessCase() {
         'ratio',
         'sandbox.fetch µs',
         'sandbox.fetch ÷ trivial msw',
+        ...(withBaseline ? [`sandbox.fetch@${args.baseline} µs`, 'sandbox.fetch ÷ baseline'] : []),
       ],
       Object.entries(r.fetch).map(([n, v]) => [
         n,
@@ -424,6 +427,7 @@ async function inProcessCase() {
         fmt.ratio(v.sandbox / v.trivial),
         v.fetch === undefined ? '–' : fmt.us(v.fetch),
         v.fetch === undefined ? '–' : fmt.ratio(v.fetch / v.trivial),
+        ...(withBaseline ? [fmt.us(v.baselineFetch), fmt.ratio(v.fetch / v.baselineFetch)] : []),
       ]),
     ),
   );

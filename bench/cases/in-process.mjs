@@ -1,40 +1,44 @@
 /**
  * In-process: µs per `fetch` through msw's `setupServer` with the sandbox's handlers against msw with trivial
- * handlers answering the same bytes, and per call of `sandbox.fetch` (no msw), interleaved in batches of 50; then
- * `reset()` and `createSandbox()` times.
- * Usage: node bench/cases/in-process.mjs '{"seconds":1,"rounds":3}'  →  one JSON line.
+ * handlers answering the same bytes, and per call of `sandbox.fetch` (no msw), interleaved in batches of 50 (in a
+ * random order); then `reset()` and `createSandbox()` times. With `"baseline":"DIR"`, the `sandbox.fetch` of
+ * DIR/dist/index.js (another build, e.g. a checkout of main) runs in the same process, interleaved with the others.
+ * Usage: node bench/cases/in-process.mjs '{"seconds":1,"rounds":3,"baseline":"../main"}'  →  one JSON line.
  */
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createSandbox } from '../../dist/index.js';
 import { adminKey, sampleAnswers, taskBody, unlimit } from '../fixtures.mjs';
 
-const { seconds, rounds } = JSON.parse(process.argv[2] ?? '{}');
+const { seconds, rounds, baseline } = JSON.parse(process.argv[2] ?? '{}');
 const BASE = 'http://sandbox.test/api/v1';
 
-// Every finished task is kept: the task that GET /ext/tasks/:id reads must outlive the POST batches of a long run.
-const sandbox = createSandbox({ taskRetention: Infinity });
-unlimit(sandbox);
-const key = adminKey(sandbox);
+/** A sandbox that keeps every finished task, its admin key, and a task of its own to read. */
+async function prepare(create) {
+  // Every finished task is kept: the task that GET /ext/tasks/:id reads must outlive the POST batches of a long run.
+  const sandbox = create({ taskRetention: Infinity });
+  if (typeof sandbox.fetch !== 'function') throw new Error('the baseline build has no sandbox.fetch');
+  unlimit(sandbox);
+  const key = adminKey(sandbox);
+  const res = await sandbox.fetch(`${BASE}/ext/tasks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: taskBody(sandbox),
+  });
+  if (res.status !== 201) throw new Error(`POST answered ${res.status}: ${await res.text()}`);
+  return { sandbox, key, ownTask: (await res.json()).id };
+}
+
+const own = await prepare(createSandbox);
+const base = baseline
+  ? await prepare((await import(pathToFileURL(resolve(baseline, 'dist/index.js')).href)).createSandbox)
+  : undefined;
+const { sandbox, key } = own;
 const body = taskBody(sandbox);
 const sample = sampleAnswers();
 const taskId = JSON.parse(sample.created.body).id;
-// The sandbox's own task for GET /ext/tasks/:id.
-const ownTask = (await (await fetchVia()).json()).id;
-
-async function fetchVia() {
-  const server = setupServer(...sandbox.handlers);
-  server.listen({ onUnhandledRequest: 'error' });
-  try {
-    return await fetch(`${BASE}/ext/tasks`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body,
-    });
-  } finally {
-    server.close();
-  }
-}
 
 const reply = (answer) => new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
 const trivial = [
@@ -46,7 +50,7 @@ const trivial = [
 const requests = {
   'GET /ext/agents': { sandbox: () => [`${BASE}/ext/agents`], trivial: () => [`${BASE}/ext/agents`] },
   'GET /ext/tasks/:id': {
-    sandbox: () => [`${BASE}/ext/tasks/${ownTask}`],
+    sandbox: (which = own) => [`${BASE}/ext/tasks/${which.ownTask}`],
     trivial: () => [`${BASE}/ext/tasks/${taskId}`],
   },
   'POST /ext/tasks': {
@@ -58,10 +62,10 @@ const requests = {
 const server = setupServer();
 server.listen({ onUnhandledRequest: 'error' });
 
-/** Runs n sequential fetches; returns their total ms. */
-async function batch(args, n, fetcher = fetch) {
+/** Runs n sequential fetches (with `auth`'s key); returns their total ms. */
+async function batch(args, n, fetcher = fetch, auth = key) {
   const [url, init = {}] = args;
-  const options = { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } };
+  const options = { ...init, headers: { ...init.headers, authorization: `Bearer ${auth}` } };
   const t = performance.now();
   for (let i = 0; i < n; i++) {
     const res = await fetcher(url, options);
@@ -71,23 +75,36 @@ async function batch(args, n, fetcher = fetch) {
   return performance.now() - t;
 }
 
+/** A copy of `xs` in a random order (Fisher–Yates). */
+function shuffled(xs) {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
 /**
- * Both variants in small interleaved batches for `seconds` in all (so that both see the same machine load);
- * µs per request of each.
+ * Every variant in small interleaved batches of 50, in a new random order each time, for `seconds` in all (so that
+ * all see the same machine load); µs per request of each.
  */
-async function timeBoth(variants) {
-  const VARIANTS = ['sandbox', 'trivial', 'fetch'];
-  const total = { sandbox: 0, trivial: 0, fetch: 0 };
-  const count = { sandbox: 0, trivial: 0, fetch: 0 };
+async function timeAll(variants) {
+  const VARIANTS = ['sandbox', 'trivial', 'fetch', ...(base ? ['baselineFetch'] : [])];
+  const total = Object.fromEntries(VARIANTS.map((v) => [v, 0]));
+  const count = Object.fromEntries(VARIANTS.map((v) => [v, 0]));
   const run = (variant, n) => {
     if (variant === 'fetch') return batch(variants.sandbox(), n, sandbox.fetch);
+    if (variant === 'baselineFetch') return batch(variants.sandbox(base), n, base.sandbox.fetch, base.key);
     server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
     return batch(variants[variant](), n);
   };
   for (const variant of VARIANTS) await run(variant, 50); // warm-up
   const until = performance.now() + seconds * 1000;
-  for (let i = 0; performance.now() < until; i++) {
-    for (const variant of i % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
+  while (performance.now() < until) {
+    // A new order every time: a batch pays for the garbage the batch before it left, so a fixed order would bill each
+    // variant for its neighbour (with three or more variants, alternating the direction still keeps neighbours fixed).
+    for (const variant of shuffled(VARIANTS)) {
       total[variant] += await run(variant, 50);
       count[variant] += 50;
     }
@@ -96,13 +113,14 @@ async function timeBoth(variants) {
 }
 
 const results = {};
-for (const name of Object.keys(requests)) results[name] = { sandbox: [], trivial: [], fetch: [] };
+for (const name of Object.keys(requests)) results[name] = { sandbox: [], trivial: [], fetch: [], baselineFetch: [] };
 for (let round = 0; round < rounds; round++) {
   for (const [name, variants] of Object.entries(requests)) {
-    const r = await timeBoth(variants);
+    const r = await timeAll(variants);
     results[name].sandbox.push(r.sandbox);
     results[name].trivial.push(r.trivial);
     results[name].fetch.push(r.fetch);
+    if (base) results[name].baselineFetch.push(r.baselineFetch);
   }
 }
 server.close();
@@ -127,7 +145,12 @@ process.stdout.write(
     fetch: Object.fromEntries(
       Object.entries(results).map(([name, r]) => [
         name,
-        { sandbox: median(r.sandbox), trivial: median(r.trivial), fetch: median(r.fetch) },
+        {
+          sandbox: median(r.sandbox),
+          trivial: median(r.trivial),
+          fetch: median(r.fetch),
+          ...(base ? { baselineFetch: median(r.baselineFetch) } : {}),
+        },
       ]),
     ),
     resetMs,
