@@ -102,8 +102,8 @@ async function timeAll(variants) {
   for (const variant of VARIANTS) await run(variant, 50); // warm-up
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
-    // A new order every time: a batch pays for the garbage the batch before it left, so a fixed order would bill each
-    // variant for its neighbour (with three or more variants, alternating the direction still keeps neighbours fixed).
+    // A new order every time: a batch pays for the garbage the batch before it left and can start warm after one of its
+    // own kind, so a fixed order (alternating its direction included) favours some variants over others.
     for (const variant of shuffled(VARIANTS)) {
       total[variant] += await run(variant, 50);
       count[variant] += 50;

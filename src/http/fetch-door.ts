@@ -13,8 +13,8 @@ export type SandboxFetch = (input: string | URL | Request, init?: RequestInit) =
 /**
  * The platform's own `Response`, taken when this module loads. msw's node interceptors, once a `setupServer` listens,
  * swap `globalThis.Response` for a Proxy that records every response's raw headers (for their `http.ClientRequest`
- * door, which a `sandbox.fetch` answer never reaches): that doubles the cost of building a Response. An instance of
- * this class is still `instanceof` the global one, patched or not (the Proxy shares its prototype).
+ * door, which a `sandbox.fetch` answer never reaches): that makes building a Response 1.5–2 times as costly. An
+ * instance of this class is still `instanceof` the global one, patched or not (the Proxy shares its prototype).
  */
 const NativeResponse = globalThis.Response;
 
