@@ -38,7 +38,9 @@ it.runIf(process.platform === 'linux')(
         child.once('exit', reject);
       });
       const status = readFileSync(`/proc/${String(child.pid)}/status`, 'utf8');
-      expect(mib(status, 'VmHWM') - mib(status, 'VmRSS')).toBeGreaterThan(20);
+      // Measured (60,000 tasks): without the release the peak and the first answer's RSS differ by under 1 MiB; with it
+      // by 19–32 MiB from run to run (19 in a CI run with the whole suite beside it, which failed a bound of 20).
+      expect(mib(status, 'VmHWM') - mib(status, 'VmRSS')).toBeGreaterThan(8);
     } finally {
       child.kill('SIGKILL');
     }
