@@ -418,7 +418,15 @@ async function inProcessCase() {
         'ratio',
         'sandbox.fetch µs',
         'sandbox.fetch ÷ trivial msw',
-        ...(withBaseline ? [`sandbox.fetch@${args.baseline} µs`, 'sandbox.fetch ÷ baseline'] : []),
+        'sandbox.fetch(Request) µs',
+        ...(withBaseline
+          ? [
+              `sandbox.fetch@${args.baseline} µs`,
+              'sandbox.fetch ÷ baseline',
+              `sandbox.fetch(Request)@${args.baseline} µs`,
+              'sandbox.fetch(Request) ÷ baseline',
+            ]
+          : []),
       ],
       Object.entries(r.fetch).map(([n, v]) => [
         n,
@@ -427,7 +435,15 @@ async function inProcessCase() {
         fmt.ratio(v.sandbox / v.trivial),
         v.fetch === undefined ? '–' : fmt.us(v.fetch),
         v.fetch === undefined ? '–' : fmt.ratio(v.fetch / v.trivial),
-        ...(withBaseline ? [fmt.us(v.baselineFetch), fmt.ratio(v.fetch / v.baselineFetch)] : []),
+        v.fetchRequest === undefined ? '–' : fmt.us(v.fetchRequest),
+        ...(withBaseline
+          ? [
+              fmt.us(v.baselineFetch),
+              fmt.ratio(v.fetch / v.baselineFetch),
+              fmt.us(v.baselineFetchRequest),
+              fmt.ratio(v.fetchRequest / v.baselineFetchRequest),
+            ]
+          : []),
       ]),
     ),
   );

@@ -93,4 +93,32 @@ describe('sandbox.fetch', () => {
     }
     expect(globalThis.Response).toBe(Response.prototype.constructor);
   });
+
+  it('reads a Request given alone as it is (no copy), and uses up its body as fetch does', async () => {
+    const sandbox = createSandbox({ clock: 'manual' });
+    const headers = { Authorization: `Bearer ${keyOf(sandbox)}`, 'Content-Type': 'application/json' };
+    const agent = sandbox.snapshot().agents[0]!.id;
+    const request = new Request(`${BASE}/ext/tasks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ agent_id: agent, description: 'Hello' }),
+    });
+    const original = globalThis.Request;
+    let built = 0;
+    globalThis.Request = new Proxy(original, {
+      construct: (target, args, newTarget) => ((built += 1), Reflect.construct(target, args, newTarget)),
+    });
+    try {
+      expect((await sandbox.fetch(request)).status).toBe(201);
+    } finally {
+      globalThis.Request = original;
+    }
+    expect(built).toBe(0);
+    expect(request.bodyUsed).toBe(true);
+    await expect(sandbox.fetch(request)).rejects.toThrow(TypeError);
+    // With init beside it, the Request is combined with the init, as fetch does.
+    const get = new Request(`${BASE}/ext/agents?limit=1`);
+    const res = await sandbox.fetch(get, { headers: { Authorization: headers.Authorization } });
+    expect(res.status).toBe(200);
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * In-process: µs per `fetch` through msw's `setupServer` with the sandbox's handlers against msw with trivial
- * handlers answering the same bytes, and per call of `sandbox.fetch` (no msw), interleaved in batches of 50 (in a
- * random order); then `reset()` and `createSandbox()` times. With `"baseline":"DIR"`, the `sandbox.fetch` of
- * DIR/dist/index.js (another build, e.g. a checkout of main) runs in the same process, interleaved with the others.
+ * handlers answering the same bytes, and per call of `sandbox.fetch` (no msw; given a URL and init, and given one
+ * `Request`), interleaved in batches of 50 (in a random order); then `reset()` and `createSandbox()` times. With
+ * `"baseline":"DIR"`, the `sandbox.fetch` of DIR/dist/index.js (another build, e.g. a checkout of main) runs in the
+ * same process, interleaved with the others.
  * Usage: node bench/cases/in-process.mjs '{"seconds":1,"rounds":3,"baseline":"../main"}'  →  one JSON line.
  */
 import { pathToFileURL } from 'node:url';
@@ -62,13 +63,16 @@ const requests = {
 const server = setupServer();
 server.listen({ onUnhandledRequest: 'error' });
 
-/** Runs n sequential fetches (with `auth`'s key); returns their total ms. */
-async function batch(args, n, fetcher = fetch, auth = key) {
+/**
+ * Runs n sequential fetches (with `auth`'s key); returns their total ms. `asRequest`: each call is given one `Request`
+ * (built in the loop), as openapi-fetch and ky call a custom fetch.
+ */
+async function batch(args, n, fetcher = fetch, auth = key, asRequest = false) {
   const [url, init = {}] = args;
   const options = { ...init, headers: { ...init.headers, authorization: `Bearer ${auth}` } };
   const t = performance.now();
   for (let i = 0; i < n; i++) {
-    const res = await fetcher(url, options);
+    const res = await (asRequest ? fetcher(new Request(url, options)) : fetcher(url, options));
     await res.text();
     if (res.status >= 300) throw new Error(`${url} answered ${res.status}`);
   }
@@ -90,12 +94,20 @@ function shuffled(xs) {
  * all see the same machine load); µs per request of each.
  */
 async function timeAll(variants) {
-  const VARIANTS = ['sandbox', 'trivial', 'fetch', ...(base ? ['baselineFetch'] : [])];
+  const VARIANTS = [
+    'sandbox',
+    'trivial',
+    'fetch',
+    'fetchRequest',
+    ...(base ? ['baselineFetch', 'baselineFetchRequest'] : []),
+  ];
   const total = Object.fromEntries(VARIANTS.map((v) => [v, 0]));
   const count = Object.fromEntries(VARIANTS.map((v) => [v, 0]));
   const run = (variant, n) => {
     if (variant === 'fetch') return batch(variants.sandbox(), n, sandbox.fetch);
+    if (variant === 'fetchRequest') return batch(variants.sandbox(), n, sandbox.fetch, key, true);
     if (variant === 'baselineFetch') return batch(variants.sandbox(base), n, base.sandbox.fetch, base.key);
+    if (variant === 'baselineFetchRequest') return batch(variants.sandbox(base), n, base.sandbox.fetch, base.key, true);
     server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
     return batch(variants[variant](), n);
   };
@@ -113,14 +125,25 @@ async function timeAll(variants) {
 }
 
 const results = {};
-for (const name of Object.keys(requests)) results[name] = { sandbox: [], trivial: [], fetch: [], baselineFetch: [] };
+for (const name of Object.keys(requests)) {
+  results[name] = {
+    sandbox: [],
+    trivial: [],
+    fetch: [],
+    fetchRequest: [],
+    baselineFetch: [],
+    baselineFetchRequest: [],
+  };
+}
 for (let round = 0; round < rounds; round++) {
   for (const [name, variants] of Object.entries(requests)) {
     const r = await timeAll(variants);
     results[name].sandbox.push(r.sandbox);
     results[name].trivial.push(r.trivial);
     results[name].fetch.push(r.fetch);
+    results[name].fetchRequest.push(r.fetchRequest);
     if (base) results[name].baselineFetch.push(r.baselineFetch);
+    if (base) results[name].baselineFetchRequest.push(r.baselineFetchRequest);
   }
 }
 server.close();
@@ -149,7 +172,10 @@ process.stdout.write(
           sandbox: median(r.sandbox),
           trivial: median(r.trivial),
           fetch: median(r.fetch),
-          ...(base ? { baselineFetch: median(r.baselineFetch) } : {}),
+          fetchRequest: median(r.fetchRequest),
+          ...(base
+            ? { baselineFetch: median(r.baselineFetch), baselineFetchRequest: median(r.baselineFetchRequest) }
+            : {}),
         },
       ]),
     ),
