@@ -89,61 +89,47 @@ function shuffled(xs) {
   return out;
 }
 
+/** The variants timed, by name: each runs one batch of n calls of a request (`variants`: its URL and init by door). */
+const VARIANTS = {
+  sandbox: (variants, n) => (server.resetHandlers(...sandbox.handlers), batch(variants.sandbox(), n)),
+  trivial: (variants, n) => (server.resetHandlers(...trivial), batch(variants.trivial(), n)),
+  fetch: (variants, n) => batch(variants.sandbox(), n, sandbox.fetch),
+  fetchRequest: (variants, n) => batch(variants.sandbox(), n, sandbox.fetch, key, true),
+  ...(base && {
+    baselineFetch: (variants, n) => batch(variants.sandbox(base), n, base.sandbox.fetch, base.key),
+    baselineFetchRequest: (variants, n) => batch(variants.sandbox(base), n, base.sandbox.fetch, base.key, true),
+  }),
+};
+const NAMES = Object.keys(VARIANTS);
+
 /**
  * Every variant in small interleaved batches of 50, in a new random order each time, for `seconds` in all (so that
  * all see the same machine load); µs per request of each.
  */
 async function timeAll(variants) {
-  const VARIANTS = [
-    'sandbox',
-    'trivial',
-    'fetch',
-    'fetchRequest',
-    ...(base ? ['baselineFetch', 'baselineFetchRequest'] : []),
-  ];
-  const total = Object.fromEntries(VARIANTS.map((v) => [v, 0]));
-  const count = Object.fromEntries(VARIANTS.map((v) => [v, 0]));
-  const run = (variant, n) => {
-    if (variant === 'fetch') return batch(variants.sandbox(), n, sandbox.fetch);
-    if (variant === 'fetchRequest') return batch(variants.sandbox(), n, sandbox.fetch, key, true);
-    if (variant === 'baselineFetch') return batch(variants.sandbox(base), n, base.sandbox.fetch, base.key);
-    if (variant === 'baselineFetchRequest') return batch(variants.sandbox(base), n, base.sandbox.fetch, base.key, true);
-    server.resetHandlers(...(variant === 'sandbox' ? sandbox.handlers : trivial));
-    return batch(variants[variant](), n);
-  };
-  for (const variant of VARIANTS) await run(variant, 50); // warm-up
+  const total = Object.fromEntries(NAMES.map((v) => [v, 0]));
+  const count = Object.fromEntries(NAMES.map((v) => [v, 0]));
+  for (const name of NAMES) await VARIANTS[name](variants, 50); // warm-up
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
     // A new order every time: a batch pays for the garbage the batch before it left and can start warm after one of its
     // own kind, so a fixed order (alternating its direction included) favours some variants over others.
-    for (const variant of shuffled(VARIANTS)) {
-      total[variant] += await run(variant, 50);
-      count[variant] += 50;
+    for (const name of shuffled(NAMES)) {
+      total[name] += await VARIANTS[name](variants, 50);
+      count[name] += 50;
     }
   }
-  return Object.fromEntries(VARIANTS.map((v) => [v, (total[v] * 1000) / count[v]]));
+  return Object.fromEntries(NAMES.map((v) => [v, (total[v] * 1000) / count[v]]));
 }
 
-const results = {};
-for (const name of Object.keys(requests)) {
-  results[name] = {
-    sandbox: [],
-    trivial: [],
-    fetch: [],
-    fetchRequest: [],
-    baselineFetch: [],
-    baselineFetchRequest: [],
-  };
-}
+/** Per request, per variant: the µs of each round. */
+const results = Object.fromEntries(
+  Object.keys(requests).map((name) => [name, Object.fromEntries(NAMES.map((v) => [v, []]))]),
+);
 for (let round = 0; round < rounds; round++) {
   for (const [name, variants] of Object.entries(requests)) {
     const r = await timeAll(variants);
-    results[name].sandbox.push(r.sandbox);
-    results[name].trivial.push(r.trivial);
-    results[name].fetch.push(r.fetch);
-    results[name].fetchRequest.push(r.fetchRequest);
-    if (base) results[name].baselineFetch.push(r.baselineFetch);
-    if (base) results[name].baselineFetchRequest.push(r.baselineFetchRequest);
+    for (const v of NAMES) results[name][v].push(r[v]);
   }
 }
 server.close();
@@ -168,15 +154,7 @@ process.stdout.write(
     fetch: Object.fromEntries(
       Object.entries(results).map(([name, r]) => [
         name,
-        {
-          sandbox: median(r.sandbox),
-          trivial: median(r.trivial),
-          fetch: median(r.fetch),
-          fetchRequest: median(r.fetchRequest),
-          ...(base
-            ? { baselineFetch: median(r.baselineFetch), baselineFetchRequest: median(r.baselineFetchRequest) }
-            : {}),
-        },
+        Object.fromEntries(Object.entries(r).map(([v, runs]) => [v, median(runs)])),
       ]),
     ),
     resetMs,
