@@ -1,7 +1,7 @@
 import { LOREM_WORDS } from '../model/default-fixtures.js';
 import type { ModelId } from '../model/models.js';
 import { PLANS, type Plan } from '../model/plans.js';
-import { intBetween, randomString, rngFor } from '../model/random.js';
+import { drawnId, intBetween, rngFor } from '../model/random.js';
 import { intern } from '../model/intern.js';
 import { TaskRecord } from '../model/task-record.js';
 import type { Account, Agent, Priority, Task } from '../model/types.js';
@@ -76,7 +76,7 @@ export function createTask(
   bucket.tokens += estimatedTokens;
   state.buckets.set(account.id, bucket);
   state.counters.task = seq;
-  const id = `task_${randomString(rand, 16)}`;
+  const id = drawnId('task', rand);
   const { startAt, endAt } = planProgress(rand, now, input.priority, env.timings, effects.slowFactor);
   const plannedOutputTokens = intBetween(rand, outputMin, outputMax);
   const outcome: 'completed' | 'failed' = effects.fail ? 'failed' : 'completed';
