@@ -407,7 +407,7 @@ async function inProcessCase() {
   const withBaseline = args.baseline !== undefined;
   report.results.inProcess = r;
   out(
-    `## In-process: msw setupServer, sequential fetch (${seconds} s per run, median of ${rounds} rounds; batches of 50 in a random order)\n`,
+    `## In-process: msw setupServer, sequential fetch (${seconds} s per run, median of ${rounds} rounds; batches of 50 in a random order, the event loop between them)\n`,
   );
   out(
     table(

@@ -59,7 +59,7 @@ const codes: number[] = [];
  * up to 12 and a rope node per character beyond, which the first hash or quote of the id then copied flat once more:
  * 0.2–0.3 µs of a POST's task (docs/benchmarks.md, issue 16, eleventh pass).
  */
-export function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET, prefix = ''): string {
+function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET, prefix = ''): string {
   codes.length = 0;
   for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
   for (let i = 0; i < length; i++) codes.push(alphabet.charCodeAt(Math.floor(rand() * alphabet.length)));
