@@ -57,7 +57,7 @@ const codes: number[] = [];
 /**
  * `prefix` + `length` characters drawn from `alphabet`, as one flat string. Built by `+=`, it was a copy per character
  * up to 12 and a rope node per character beyond, which the first hash or quote of the id then copied flat once more:
- * 0.2–0.3 µs of a POST's task (docs/benchmarks.md, issue 16, eleventh pass).
+ * 0.2–0.3 µs more per task id in a loop of a POST's id steps (docs/benchmarks.md, issue 16, eleventh pass).
  */
 function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET, prefix = ''): string {
   codes.length = 0;
