@@ -3,7 +3,8 @@
  * handlers answering the same bytes, and per call of `sandbox.fetch` (no msw; given a URL and init, and given one
  * `Request`), interleaved in batches of 50 (in a random order); then `reset()` and `createSandbox()` times. With
  * `"baseline":"DIR"`, the `sandbox.fetch` of DIR/dist/index.js (another build, e.g. a checkout of main) runs in the
- * same process, interleaved with the others.
+ * same process, interleaved with the others. Two builds in one process do not each run as they would alone: with DIR a
+ * copy of the same code, its ratios read 0.84–1.17 (docs/benchmarks.md, issue 16, eleventh pass).
  * Usage: node bench/cases/in-process.mjs '{"seconds":1,"rounds":3,"baseline":"../main"}'  →  one JSON line.
  */
 import { pathToFileURL } from 'node:url';
