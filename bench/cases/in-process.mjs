@@ -104,28 +104,32 @@ const VARIANTS = {
 const NAMES = Object.keys(VARIANTS);
 
 /**
+ * One batch of 50 of a variant (its ms), then back to the event loop, as a test runner goes between tests. A run of
+ * awaits that never leaves its job keeps every object a `WeakRef` handed out during it (the engine's kept-during-job
+ * set), and msw's fetch interception hands out about 8 KB of them per request: without the return, the heap grows by
+ * hundreds of MB over a run and every variant pays for collecting it.
+ */
+async function batchThenYield(name, variants) {
+  const ms = await VARIANTS[name](variants, 50);
+  await new Promise((done) => setImmediate(done));
+  return ms;
+}
+
+/**
  * Every variant in small interleaved batches of 50, in a new random order each time, for `seconds` in all (so that
  * all see the same machine load); µs per request of each.
  */
 async function timeAll(variants) {
   const total = Object.fromEntries(NAMES.map((v) => [v, 0]));
   const count = Object.fromEntries(NAMES.map((v) => [v, 0]));
-  for (const name of NAMES) {
-    await VARIANTS[name](variants, 50); // warm-up
-    await new Promise((done) => setImmediate(done));
-  }
+  for (const name of NAMES) await batchThenYield(name, variants); // warm-up
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
     // A new order every time: a batch pays for the garbage the batch before it left and can start warm after one of its
     // own kind, so a fixed order (alternating its direction included) favours some variants over others.
     for (const name of shuffled(NAMES)) {
-      total[name] += await VARIANTS[name](variants, 50);
+      total[name] += await batchThenYield(name, variants);
       count[name] += 50;
-      // Back to the event loop after each batch, as a test runner goes between tests. A run of awaits that never
-      // leaves its job keeps every object a `WeakRef` handed out during it (the engine's kept-during-job set), and msw's
-      // fetch interception hands out about 8 KB of them per request: without this, the heap grows by hundreds of MB
-      // over a run and every variant pays for collecting it.
-      await new Promise((done) => setImmediate(done));
     }
   }
   return Object.fromEntries(NAMES.map((v) => [v, (total[v] * 1000) / count[v]]));
