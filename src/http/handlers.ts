@@ -28,13 +28,16 @@ export function createHandlers(
       const at = url.pathname.indexOf(`${basePath}/`);
       const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
       let res: PlainResponse;
+      // The journal keeps the request it is handed, for its last 1,000 requests: the headers alone, not msw's Request
+      // (its body stream, signal and listeners: 10-14 KB an entry, against 2-3 KB without). No closure reads `request`.
+      const headers = request.headers;
       try {
         res = handle({
           method: request.method,
           path: url.pathname.slice(at + basePath.length),
           query: url.search.slice(1),
-          header: (name) => request.headers.get(name) ?? undefined,
-          headers: request.headers,
+          header: (name) => headers.get(name) ?? undefined,
+          headers,
           body,
           clientId: IN_PROCESS_CLIENT,
           passUnmatched: userHandlers.length > 0,
