@@ -47,8 +47,13 @@ class Jump {
   readonly books = new Map<string, Books>();
   /** The tasks ended, in the order their ends were applied (sorted only when that order can be seen). */
   readonly ended: TaskRecord[] = [];
-  /** Where each of `ended` falls among the moves: its end's time, or its start's when due before its start. */
-  readonly endKeys: number[] = [];
+  /**
+   * Where each of `ended` falls among the moves: its end's time, or its start's when due before its start. A typed
+   * array sized once: each queued move makes one end at most (its own, or its task's right after its start), so there
+   * are no more ends than moves queued. Pushing 100,000 epoch-ms doubles onto a plain array instead took 10–20 ms of a
+   * 50–60 ms `clock.advance` (docs/benchmarks.md, twelfth pass).
+   */
+  readonly endKeys: Float64Array;
   /** Ends beyond `now` of the tasks that start: queued once the due queue has handed out its moves. */
   readonly later: TaskRecord[] = [];
   private last: Books | undefined;
@@ -58,7 +63,11 @@ class Jump {
     private readonly now: number,
     /** Without a retention bound, the finished list's order is not read: ends go in as they are applied. */
     private readonly finished: Fifo | undefined,
-  ) {}
+    /** The moves queued: as many ends at most. */
+    queued: number,
+  ) {
+    this.endKeys = new Float64Array(Math.max(16, queued));
+  }
 
   readonly take = (at: number, order: number, task: TaskRecord): void => {
     // A task dropped (retention) or ended early (control API) has ended: its planned moves change nothing.
@@ -110,8 +119,8 @@ class Jump {
       if (!Number.isInteger(cost)) b.integral = false;
     } else b.failed += 1;
     if (!Number.isInteger(hold)) b.integral = false;
+    this.endKeys[this.ended.length] = keyAt;
     this.ended.push(task);
-    this.endKeys.push(keyAt);
     this.finished?.add(task.id);
   }
 }
@@ -131,7 +140,7 @@ export function settleBySums(env: TaskEnv, now: number): void {
   const { due, accounts, finished } = env.state;
   // The finished list's order is seen only by a retention bound (which drops the first finished).
   const bounded = (env.taskRetention ?? Infinity) !== Infinity;
-  const jump = new Jump(accounts, now, bounded ? undefined : finished);
+  const jump = new Jump(accounts, now, bounded ? undefined : finished, due.size);
   due.takeDue(now, jump.take);
   for (const task of jump.later) due.push(task.endAt, task, task.seq, 'end');
   let sorted: { ends: Batch; positions: ArrayLike<number> } | undefined;
