@@ -5,7 +5,7 @@ import { rngFor } from '../src/model/random.js';
 
 describe('the first-in first-out list of finished tasks', () => {
   it('hands items back in the order they came, across chunks, for any mix of adds and takes', () => {
-    const fifo = new Fifo();
+    const fifo = new Fifo<string>();
     const model: string[] = [];
     let head = 0;
     const rand = rngFor(3, 'fifo');

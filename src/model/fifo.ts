@@ -2,13 +2,13 @@
 const CHUNK = 8192;
 
 /**
- * A first-in first-out list of strings (the ids of finished tasks, in the order they finished): fixed-size chunks, the
+ * A first-in first-out list (the finished tasks, in the order they finished): fixed-size chunks, the
  * oldest first, and a head index into the first. Adding costs an array push into a small array; the list never
  * copies what it holds (one growing array was reallocated and copied as it grew: in a `clock.advance` that finishes
  * 100,000 tasks, a quarter of the time went to that, docs/benchmarks.md, twelfth pass), and a chunk is let go once taken.
  */
-export class Fifo {
-  private chunks: string[][] = [];
+export class Fifo<T> {
+  private chunks: T[][] = [];
   private head = 0;
   private count = 0;
 
@@ -16,7 +16,7 @@ export class Fifo {
     return this.count;
   }
 
-  add(item: string): void {
+  add(item: T): void {
     let last = this.chunks[this.chunks.length - 1];
     if (last === undefined || last.length === CHUNK) {
       last = [];
@@ -27,10 +27,10 @@ export class Fifo {
   }
 
   /** Removes and returns the oldest item (undefined when empty). */
-  shift(): string | undefined {
+  shift(): T | undefined {
     const first = this.chunks[0];
     if (first === undefined || this.count === 0) return undefined;
-    const item = first[this.head] as string;
+    const item = first[this.head] as T;
     this.head += 1;
     this.count -= 1;
     if (this.head === first.length && (first.length === CHUNK || this.count === 0)) {
@@ -40,10 +40,10 @@ export class Fifo {
     return item;
   }
 
-  *[Symbol.iterator](): IterableIterator<string> {
+  *[Symbol.iterator](): IterableIterator<T> {
     for (let c = 0; c < this.chunks.length; c++) {
-      const chunk = this.chunks[c] as string[];
-      for (let i = c === 0 ? this.head : 0; i < chunk.length; i++) yield chunk[i] as string;
+      const chunk = this.chunks[c] as T[];
+      for (let i = c === 0 ? this.head : 0; i < chunk.length; i++) yield chunk[i] as T;
     }
   }
 }

@@ -40,8 +40,8 @@ export interface State {
   /** Bumped whenever the catalog changes, so cached list pages can be dropped. */
   catalogVersion: number;
   tasks: Map<string, TaskRecord>;
-  /** Ids of finished tasks, in the order they finished when a retention bound drops the oldest beyond it (without one, only its size is read). */
-  finished: Fifo;
+  /** Finished tasks, in the order they finished: a retention bound drops the oldest beyond it (without one, only its size is read). */
+  finished: Fifo<TaskRecord>;
   /** Planned task moves, earliest first: settling costs O(log n) per due move. */
   due: DueQueue<TaskRecord>;
   buckets: Map<string, Bucket>;
@@ -103,7 +103,7 @@ function emptyState(): State {
     agentIndex: new Map(),
     catalogVersion: 0,
     tasks: new Map(),
-    finished: new Fifo(),
+    finished: new Fifo<TaskRecord>(),
     due: new DueQueue<TaskRecord>(),
     buckets: new Map(),
     anonymous: new Map(),
@@ -247,7 +247,7 @@ export function fromSnapshot(input: unknown, own = false): State {
   for (const k of copy.keys) addKey(state, k);
   setAgents(state, copy.agents);
   ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);
-  for (const t of ended) state.finished.add(t.id);
+  for (const t of ended) state.finished.add(t);
   state.buckets = new Map(copy.buckets);
   state.anonymous = new Map(copy.anonymous);
   state.idempotency = new Map(copy.idempotency);

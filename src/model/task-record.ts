@@ -12,11 +12,12 @@ export interface TaskExtra {
   error?: TaskError | null;
 }
 
-// Status (2 bits), outcome (1 bit), priority (2 bits) and model (the rest) packed in one small integer.
+// Status (2 bits), outcome (1 bit), priority (2 bits), dropped (1 bit) and model (the rest) in one small integer.
 const STATUS_MASK = 3;
 const FAILED_OUTCOME = 4;
 const PRIORITY_SHIFT = 3;
-const MODEL_SHIFT = 5;
+const DROPPED = 32;
+const MODEL_SHIFT = 6;
 const QUEUED = 0;
 const RUNNING = 1;
 const COMPLETED = 2;
@@ -75,6 +76,13 @@ export class TaskRecord implements Task {
   /** Running → completed or failed (the books are the caller's). */
   markEnded(outcome: 'completed' | 'failed'): void {
     this.bits = (this.bits & ~STATUS_MASK) | (outcome === 'completed' ? COMPLETED : FAILED);
+  }
+  /** Marks a task that the retention bound drops (see `dropBeyondRetention`). */
+  markDropped(): void {
+    this.bits |= DROPPED;
+  }
+  get dropped(): boolean {
+    return (this.bits & DROPPED) !== 0;
   }
   /** Completed or failed. */
   get ended(): boolean {

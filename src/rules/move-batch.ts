@@ -24,6 +24,37 @@ export class Batch {
     this.hold = new Float64Array(Math.max(size, 16));
   }
 
+  /**
+   * A batch of the given tasks (kept as the batch's own list, not copied), each with its time, order and hold: one
+   * pass over typed arrays sized once.
+   */
+  static of(
+    tasks: TaskRecord[],
+    atOf: (i: number) => number,
+    orderOf: (task: TaskRecord) => number,
+    holdOf: (task: TaskRecord) => number,
+  ): Batch {
+    const batch = new Batch(tasks.length);
+    const { at, order, hold } = batch;
+    let ordered = true;
+    let integral = true;
+    for (let i = 0; i < tasks.length; i++) {
+      const task = tasks[i] as TaskRecord;
+      const t = atOf(i);
+      const o = orderOf(task);
+      at[i] = t;
+      order[i] = o;
+      hold[i] = holdOf(task);
+      if (i > 0 && o < (order[i - 1] as number)) ordered = false;
+      if (!Number.isInteger(t)) integral = false;
+    }
+    batch.tasks = tasks;
+    batch.n = tasks.length;
+    batch.ordered = ordered;
+    batch.integral = integral;
+    return batch;
+  }
+
   add(at: number, order: number, task: TaskRecord, hold = 0): void {
     if (this.n === this.at.length) {
       this.at = grown(this.at);

@@ -62,7 +62,7 @@ class Jump {
     private readonly accounts: Map<string, Account>,
     private readonly now: number,
     /** Without a retention bound, the finished list's order is not read: ends go in as they are applied. */
-    private readonly finished: Fifo | undefined,
+    private readonly finished: Fifo<TaskRecord> | undefined,
     /** The moves queued: as many ends at most. */
     queued: number,
   ) {
@@ -121,18 +121,18 @@ class Jump {
     if (!Number.isInteger(hold)) b.integral = false;
     this.endKeys[this.ended.length] = keyAt;
     this.ended.push(task);
-    this.finished?.add(task.id);
+    this.finished?.add(task);
   }
 }
 
 /** The ends of a jump with the due queue's keys (time, order `seq * 2 + 1`) and the hold each released. */
 function endsOf({ ended, endKeys }: Jump): Batch {
-  const ends = new Batch(ended.length);
-  for (let i = 0; i < ended.length; i++) {
-    const task = ended[i] as TaskRecord;
-    ends.add(endKeys[i] as number, task.seq * 2 + 1, task, task.plannedHoldNano);
-  }
-  return ends;
+  return Batch.of(
+    ended,
+    (i) => endKeys[i] as number,
+    (task) => task.seq * 2 + 1,
+    (task) => task.plannedHoldNano,
+  );
 }
 
 /** Applies every move due at `now`, in bulk (the retention bound is the caller's). Makes no task event. */
@@ -152,7 +152,7 @@ export function settleBySums(env: TaskEnv, now: number): void {
   for (const b of jump.books.values()) if (b.account) closeBooks(b.account, b, inOrder, now);
   if (bounded) {
     const { ends, positions } = inOrder();
-    for (let k = 0; k < positions.length; k++) finished.add((ends.tasks[positions[k] as number] as TaskRecord).id);
+    for (let k = 0; k < positions.length; k++) finished.add(ends.tasks[positions[k] as number] as TaskRecord);
   }
 }
 

@@ -90,7 +90,7 @@ export function end(
     chargeEnd(account, task, hold, outcome);
   }
   if (tell) env.onTaskEvent?.({ type: outcome === 'completed' ? 'task.completed' : 'task.failed', task, at });
-  env.state.finished.add(task.id);
+  env.state.finished.add(task);
 }
 
 /** What differs from the plan when the control API ends a task: kept in the task's `extra`. */
@@ -107,12 +107,27 @@ function forced(
   if (Object.keys(changes).length > 0) task.force(changes);
 }
 
+/** From this many tasks dropped at once, and more than half of those stored, the kept ones are stored anew. */
+const BULK_DROP = 4096;
+
 /** Drops the finished tasks that finished first, beyond the retention bound, so a long-lived sandbox stays bounded. */
 export function dropBeyondRetention(env: TaskEnv): void {
   const keep = env.taskRetention ?? Infinity;
   const { finished, tasks } = env.state;
+  const excess = finished.size - keep;
+  if (excess <= 0) return;
+  if (excess >= BULK_DROP && excess * 2 > tasks.size) {
+    // Most of the tasks at once (a big jump): deleting them one by one shrinks and rehashes the table over and over
+    // (90,000 deletes: 20-40 ms). They are marked instead, and the rest stored again, in their order.
+    for (let i = 0; i < excess; i++) (finished.shift() as TaskRecord).markDropped();
+    const kept: TaskRecord[] = [];
+    for (const task of tasks.values()) if (!task.dropped) kept.push(task);
+    tasks.clear();
+    for (const task of kept) tasks.set(task.id, task);
+    return;
+  }
   while (finished.size > keep) {
-    const id = finished.shift();
-    if (id !== undefined) tasks.delete(id);
+    const task = finished.shift();
+    if (task !== undefined) tasks.delete(task.id);
   }
 }

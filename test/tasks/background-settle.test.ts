@@ -49,7 +49,7 @@ function world(n: number) {
       JSON.stringify({
         accounts: [...state.accounts.values()],
         tasks: [...state.tasks.values()],
-        finished: [...state.finished],
+        finished: [...state.finished].map((t) => t.id),
       }),
   };
 }

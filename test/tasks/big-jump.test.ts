@@ -117,4 +117,35 @@ describe('a big clock jump settles to the books of one step at a time', () => {
     const times = once.hooks.received.map((m) => Date.parse(m.event.created_at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
+  it('retention after a jump that finishes 10,000 tasks keeps the same tasks, in the same order, as 10 ms steps do', () => {
+    // The jump drops 9,900 tasks at once (marked, the rest stored anew); the steps drop a few at a time.
+    const make = () => {
+      const sandbox = createSandbox({ ...OPTIONS, now: T0, taskRetention: 100 });
+      sandbox.accounts.update('acc_enterprise', { balanceUsd: 1000, limits: { rpm: 1_000_000, tpm: 1_000_000_000 } });
+      for (let i = 0; i < 10_000; i++) {
+        const body = { agent_id: AGENTS[i % 4], description: `Task ${i % 10}`, priority: PRIORITIES[i % 4] };
+        expect(call(sandbox, 'acc_enterprise', 'POST', '/ext/tasks', body).slice(0, 3)).toBe('201');
+      }
+      return sandbox;
+    };
+    const once = make();
+    const stepped = make();
+    advance(once, DAY, false);
+    // 10 ms at a time for the first two minutes, while the tasks run: a few end, and a few are dropped, at each step.
+    for (let ms = 0; ms < 120_000; ms += 10) stepped.clock.advance(10);
+    advance(stepped, DAY - 120_000, true);
+    const kept = once.tasks.list();
+    expect(kept).toHaveLength(100);
+    expect(kept).toEqual(stepped.tasks.list());
+    expect(once.snapshot()).toEqual(stepped.snapshot());
+    // And the next task that finishes drops the kept one that finished first (ties: in the order they were created).
+    const first = kept
+      .map((t, i) => ({ t, i }))
+      .sort((a, b) => Date.parse(a.t.completed_at!) - Date.parse(b.t.completed_at!) || a.i - b.i)[0]!.t;
+    call(once, 'acc_enterprise', 'POST', '/ext/tasks', { agent_id: 'agt_fixed', description: 'one more' });
+    once.clock.advance('1m');
+    const after = once.tasks.list().map((t) => t.id);
+    expect(after).toEqual([...kept.filter((t) => t !== first).map((t) => t.id), after.at(-1)]);
+    expect(after).not.toContain(first.id);
+  });
 });
