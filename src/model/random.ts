@@ -16,14 +16,13 @@ export function hash53(text: string, seed = 0): number {
 
 /**
  * sfc32: a small seeded generator of floats in [0, 1) with 128 bits of state, so that streams drawn for different
- * labels do not collide (a 32-bit state repeats after ~2^16 labels by the birthday bound: ids would clash).
+ * labels do not collide (a 32-bit state repeats after ~2^16 labels by the birthday bound: ids would clash). The state
+ * is kept as signed 32-bit integers (the same bits as the usual unsigned form): those stay small integers in the
+ * closure, where unsigned values of 2^31 and above were a new heap number per store (about 1.3 KB of garbage per task
+ * created; docs/benchmarks.md, issue 16, thirteenth pass).
  */
 function sfc32(a: number, b: number, c: number, d: number): () => number {
   return () => {
-    a >>>= 0;
-    b >>>= 0;
-    c >>>= 0;
-    d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -38,7 +37,8 @@ function sfc32(a: number, b: number, c: number, d: number): () => number {
 export function rngFor(seed: number, label: string): () => number {
   const h1 = hash53(label, seed);
   const h2 = hash53(label, seed ^ 0x5bd1e995);
-  const rand = sfc32(h1 >>> 0, Math.floor(h1 / 4294967296), h2 >>> 0, Math.floor(h2 / 4294967296));
+  // `| 0` keeps the low 32 bits (as `>>> 0` did, signed); the high parts are under 2^21, so `| 0` is their floor.
+  const rand = sfc32(h1 | 0, (h1 / 4294967296) | 0, h2 | 0, (h2 / 4294967296) | 0);
   for (let i = 0; i < 12; i++) rand(); // mix the state before the first draw
   return rand;
 }
