@@ -30,17 +30,19 @@ describe('journal masking at read time', () => {
     addStep(trace, 'route', 'fail', `GET /api/v1/ext/${KEY}`);
     addStep(trace, 'resource', 'fail', 'task', KEY);
     journal.record(
-      1,
-      0,
-      '/api/v1',
+      {
+        id: 1,
+        at: 0,
+        basePath: '/api/v1',
+        status: 404,
+        code: 'not_found',
+        keyId: null,
+        accountId: null,
+        scenarios: [],
+        trace,
+      },
       req,
       { status: 404, headers: {}, body: `{"id":"${KEY}"}` },
-      404,
-      'not_found',
-      null,
-      null,
-      [],
-      trace,
     );
     const text = JSON.stringify(journal.list());
     expect(text).not.toContain(KEY.slice(3));
@@ -58,7 +60,18 @@ describe('journal masking at read time', () => {
       body: '',
       clientId: 'c',
     });
-    for (let i = 1; i <= 5; i++) journal.record(i, i, '', req(`/p${i}`), undefined, 200, null, null, null, [], []);
+    const facts = (i: number) => ({
+      id: i,
+      at: i,
+      basePath: '',
+      status: 200,
+      code: null,
+      keyId: null,
+      accountId: null,
+      scenarios: [],
+      trace: [],
+    });
+    for (let i = 1; i <= 5; i++) journal.record(facts(i), req(`/p${i}`), undefined);
     expect(journal.list().map((e) => [e.id, e.path, e.seq])).toEqual([
       ['req_000004', '/p4', 4],
       ['req_000005', '/p5', 5],

@@ -100,17 +100,19 @@ export function record(
   const id = engine.requestSeq;
   const accountId = caller.account?.id ?? null;
   engine.journal.record(
-    id,
-    now,
-    engine.basePath,
+    {
+      id,
+      at: now,
+      basePath: engine.basePath,
+      status,
+      code,
+      keyId: caller.key?.id ?? null,
+      accountId,
+      scenarios: caller.scenarios,
+      trace: caller.trace,
+    },
     req,
     response,
-    status,
-    code,
-    caller.key?.id ?? null,
-    accountId,
-    caller.scenarios,
-    caller.trace,
   );
   engine.audit?.observe(id, req, status, code, accountId, now, caller.trace, response);
 }

@@ -1,5 +1,6 @@
 import { maskedHeaders, maskKeys } from './mask.js';
-import { formatTrace, type RawTrace, type TraceStep } from './trace.js';
+import { JournalStore, type EntryFacts, type StoredEntry } from './journal-store.js';
+import { formatTrace, type TraceStep } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
 /** One handled request. */
@@ -26,41 +27,22 @@ export interface JournalEntry {
   response: { headers: Record<string, string>; body: string } | null;
 }
 
-/**
- * As stored: raw values, formatted and masked only when the journal is read (time as epoch ms, the trace as tuples,
- * the request itself held by reference (its header object, path, query and body), the response object the door got).
- * Ring slots are reused: recording a request allocates nothing but a cut body over 16 KiB.
- */
-interface RawEntry extends Pick<JournalEntry, 'seq' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'> {
-  id: number;
-  at: number;
-  trace: RawTrace;
-  basePath: string;
-  request: PlainRequest;
-  response: PlainResponse | undefined;
-}
-
-/** Bodies in the journal are cut at this many characters. */
-const JOURNAL_BODY_LIMIT = 16 * 1024;
-
 /** The journal's request id of a request count: `req_000042`. */
 export function requestId(n: number): string {
   return `req_${String(n).padStart(6, '0')}`;
 }
 
-const cut = (body: string) => (body.length > JOURNAL_BODY_LIMIT ? body.slice(0, JOURNAL_BODY_LIMIT) : body);
-
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
 /** A bounded journal of handled requests: a ring buffer, oldest dropped first. */
 export class Journal {
-  private ring: (RawEntry | undefined)[];
+  private store: JournalStore;
   private next = 0;
   private seq = 0;
   private changes = 0;
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
-    this.ring = new Array<RawEntry | undefined>(Math.max(0, capacity));
+    this.store = new JournalStore(Math.max(0, capacity));
   }
 
   /** Bumped by every record and clear: an unchanged version means an unchanged journal (the inspector's 304). */
@@ -73,52 +55,12 @@ export class Journal {
     return Math.min(this.seq, this.capacity);
   }
 
-  record(
-    id: number,
-    at: number,
-    basePath: string,
-    request: PlainRequest,
-    response: PlainResponse | undefined,
-    status: number,
-    code: string | null,
-    keyId: string | null,
-    accountId: string | null,
-    scenarios: string[],
-    trace: RawTrace,
-  ): void {
+  /** Records one request: its texts are copied into the journal's own storage, no object of the door is kept. */
+  record(facts: EntryFacts, request: PlainRequest, response: PlainResponse | undefined): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
     this.changes += 1;
-    const slot = this.ring[this.next];
-    if (slot) {
-      slot.seq = this.seq;
-      slot.id = id;
-      slot.at = at;
-      slot.basePath = basePath;
-      slot.request = request;
-      slot.response = response;
-      slot.status = status;
-      slot.code = code;
-      slot.keyId = keyId;
-      slot.accountId = accountId;
-      slot.scenarios = scenarios;
-      slot.trace = trace;
-    } else {
-      this.ring[this.next] = {
-        seq: this.seq,
-        id,
-        at,
-        basePath,
-        request,
-        response,
-        status,
-        code,
-        keyId,
-        accountId,
-        scenarios,
-        trace,
-      };
-    }
+    this.store.write(this.next, this.seq, facts, request, response);
     this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
   }
 
@@ -126,8 +68,8 @@ export class Journal {
   list(newest = Infinity): JournalEntry[] {
     const out: JournalEntry[] = [];
     for (let i = Math.max(0, this.capacity - newest); i < this.capacity; i++) {
-      const e = this.ring[(this.next + i) % this.capacity];
-      if (e) out.push(view(e));
+      const slot = (this.next + i) % this.capacity;
+      if (this.store.has(slot)) out.push(view(this.store.read(slot)));
     }
     return out;
   }
@@ -139,9 +81,9 @@ export class Journal {
   summaries(limit = Infinity, keep?: (e: SummaryFields) => boolean): JournalSummary[] {
     const out: JournalSummary[] = [];
     for (let i = this.capacity - 1; i >= 0 && out.length < limit; i--) {
-      const e = this.ring[(this.next + i) % this.capacity];
-      if (!e) continue;
-      const summary = summaryView(e);
+      const slot = (this.next + i) % this.capacity;
+      if (!this.store.has(slot)) continue;
+      const summary = summaryView(this.store.summary(slot));
       if (!keep || keep(summary)) out.push(summary);
     }
     return out;
@@ -149,15 +91,14 @@ export class Journal {
 
   /** One entry by its request id (`req_…`), if the journal still holds it. */
   get(id: string): JournalEntry | undefined {
-    for (let i = 0; i < this.capacity; i++) {
-      const e = this.ring[i];
-      if (e && requestId(e.id) === id) return view(e);
+    for (let slot = 0; slot < this.capacity; slot++) {
+      if (this.store.has(slot) && requestId(this.store.idAt(slot)) === id) return view(this.store.read(slot));
     }
     return undefined;
   }
 
   clear(): void {
-    this.ring = new Array<RawEntry | undefined>(Math.max(0, this.capacity));
+    this.store = new JournalStore(Math.max(0, this.capacity));
     this.next = 0;
     this.seq = 0;
     this.changes += 1;
@@ -209,14 +150,13 @@ export type SummaryFields = Pick<
   'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'
 >;
 
-function summaryView(e: RawEntry): JournalSummary {
-  const req = e.request;
+function summaryView(e: Omit<StoredEntry, 'request' | 'response' | 'trace'>): JournalSummary {
   return {
     id: requestId(e.id),
     seq: e.seq,
     time: new Date(e.at).toISOString(),
-    method: maskKeys(req.method),
-    path: maskKeys(e.basePath + req.path + (req.query ? `?${req.query}` : '')),
+    method: maskKeys(e.method),
+    path: maskKeys(e.basePath + e.path + (e.query ? `?${e.query}` : '')),
     status: e.status,
     code: e.code,
     keyId: e.keyId,
@@ -225,13 +165,12 @@ function summaryView(e: RawEntry): JournalSummary {
   };
 }
 
-function view(e: RawEntry): JournalEntry {
+function view(e: StoredEntry): JournalEntry {
   const res = e.response;
-  const req = e.request;
   return {
     ...summaryView(e),
     trace: formatTrace(e.trace, maskKeys),
-    request: { headers: maskedHeaders(req.headers), body: maskKeys(cut(req.body)) },
-    response: res && !res.networkError ? { headers: maskedHeaders(res.headers), body: maskKeys(cut(res.body)) } : null,
+    request: { headers: maskedHeaders(e.request.headers), body: maskKeys(e.request.body) },
+    response: res ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,
   };
 }
