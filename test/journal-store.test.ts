@@ -105,6 +105,13 @@ describe('journal store', () => {
     expect(store.read(1).response).toBeNull();
   });
 
+  it('an entry with no header and no text in its trace reads its path and query', () => {
+    const store = new JournalStore(1);
+    store.write(0, 1, facts([]), request({ headers: undefined, query: 'limit=2' }), undefined);
+    expect(store.summary(0)).toMatchObject({ path: '/ext/tasks', query: 'limit=2' });
+    expect(store.read(0)).toMatchObject({ path: '/ext/tasks', query: 'limit=2', request: { headers: {} } });
+  });
+
   it('bodies are cut at 16 KiB', () => {
     const store = new JournalStore(1);
     const big = 'x'.repeat(20_000);

@@ -1,11 +1,12 @@
+import { headersOf, pushHeaders } from './journal-headers.js';
 import { STRIDE, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
 /**
  * The journal's storage: its last N requests in columns, so that a recorded request leaves almost nothing for the
- * garbage collector to trace. Each entry is a few numbers in typed arrays, a few references to strings the sandbox
- * keeps anyway (method, error code, key and account ids), and one flat string holding every text of the request
- * (path, query, headers, bodies, the trace's texts) joined by NUL. Held as objects (the door's request and header
+ * garbage collector to trace. Each entry is a few numbers in typed arrays, references to the strings it shows
+ * (method, error code, key and account ids, the two bodies: mostly texts the sandbox keeps anyway), and one flat string
+ * holding the request's other texts (path, query, headers, the trace's texts) joined by NUL. Held as objects (the door's request and header
  * objects, the response, the trace array with its boxed numbers), an entry was about 25 young objects that every
  * scavenge copied and then promoted: 9–13 µs of a POST's 60–70 µs in the server (docs/benchmarks.md, issue 16,
  * thirteenth pass).
@@ -86,6 +87,12 @@ const enum Ref {
   AccountId,
   Scenarios,
   BasePath,
+  /**
+   * The bodies, by reference: an answer is often a text the sandbox keeps anyway (an agent page, a finished task),
+   * which a copy would turn into a young one (7 KB a `GET /ext/agents`).
+   */
+  RequestBody,
+  ResponseBody,
   /** The texts joined by NUL, or (when a text holds a NUL itself) the array of texts. */
   Texts,
   Size,
@@ -115,10 +122,10 @@ export class JournalStore {
     this.nums[n + 3] = facts.status;
     const answered = response !== undefined && !response.networkError;
     pieces.length = 0;
-    pieces.push(request.path, request.query, cut(request.body), answered ? cut(response.body) : '');
+    pieces.push(request.path, request.query);
     const c = slot * 3;
-    this.counts[c] = pushHeaders(request.headers);
-    this.counts[c + 1] = answered ? pushHeaders(response.headers) + 1 : 0;
+    this.counts[c] = pushHeaders(pieces, request.headers);
+    this.counts[c + 1] = answered ? pushHeaders(pieces, response.headers) + 1 : 0;
     this.counts[c + 2] = this.writeTrace(slot, facts.trace);
     const r = slot * Ref.Size;
     const refs = this.refs;
@@ -128,7 +135,9 @@ export class JournalStore {
     refs[r + Ref.AccountId] = facts.accountId;
     refs[r + Ref.Scenarios] = facts.scenarios;
     refs[r + Ref.BasePath] = facts.basePath;
-    refs[r + Ref.Texts] = pieces.some(holdsSeparator) ? pieces.slice() : pieces.join(SEP);
+    refs[r + Ref.RequestBody] = request.body;
+    refs[r + Ref.ResponseBody] = answered ? response.body : '';
+    refs[r + Ref.Texts] = pieces.some((text) => text.includes(SEP)) ? pieces.slice() : pieces.join(SEP);
   }
 
   /** Whether the slot holds an entry. */
@@ -156,7 +165,7 @@ export class JournalStore {
       const a = texts.indexOf(SEP);
       const b = texts.indexOf(SEP, a + 1);
       path = texts.slice(0, a);
-      query = texts.slice(a + 1, b);
+      query = b === -1 ? texts.slice(a + 1) : texts.slice(a + 1, b);
     } else [path = '', query = ''] = texts;
     return {
       seq: this.nums[n] as number,
@@ -176,18 +185,21 @@ export class JournalStore {
 
   /** One entry, whole. */
   read(slot: number): StoredEntry {
-    const texts = this.refs[slot * Ref.Size + Ref.Texts] as string | string[];
+    const r = slot * Ref.Size;
+    const texts = this.refs[r + Ref.Texts] as string | string[];
     const parts = typeof texts === 'string' ? texts.split(SEP) : texts;
     const c = slot * 3;
-    const requestHeaders = headersOf(parts, 4, this.counts[c] as number);
+    const requestHeaders = headersOf(parts, 2, this.counts[c] as number);
     const responseCount = this.counts[c + 1] as number;
-    let next = 4 + 2 * (this.counts[c] as number);
+    let next = 2 + 2 * (this.counts[c] as number);
     const response =
-      responseCount === 0 ? null : { headers: headersOf(parts, next, responseCount - 1), body: parts[3] ?? '' };
+      responseCount === 0
+        ? null
+        : { headers: headersOf(parts, next, responseCount - 1), body: cut(this.refs[r + Ref.ResponseBody] as string) };
     next += 2 * Math.max(0, responseCount - 1);
     return {
       ...this.summary(slot),
-      request: { headers: requestHeaders, body: parts[2] ?? '' },
+      request: { headers: requestHeaders, body: cut(this.refs[r + Ref.RequestBody] as string) },
       response,
       trace: this.readTrace(slot, parts, next),
     };
@@ -270,28 +282,4 @@ export class JournalStore {
 function widened<T extends Float64Array | Uint32Array | Uint8Array>(old: T, into: T): T {
   into.set(old);
   return into;
-}
-
-const holdsSeparator = (text: string) => text.includes(SEP);
-
-/** Pushes a header list's names and values (a list's values joined by ", "); returns how many headers. */
-function pushHeaders(headers: PlainRequest['headers'] | Record<string, string>): number {
-  if (!headers) return 0;
-  const before = pieces.length;
-  if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
-    (headers as Headers).forEach((value, name) => pieces.push(name, value));
-  } else {
-    const record = headers as Record<string, string | string[] | undefined>;
-    for (const name in record) {
-      const value = record[name];
-      if (value !== undefined) pieces.push(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-  }
-  return (pieces.length - before) / 2;
-}
-
-function headersOf(parts: readonly string[], first: number, count: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < count; i++) out[parts[first + 2 * i] ?? ''] = parts[first + 2 * i + 1] ?? '';
-  return out;
 }
