@@ -4,11 +4,11 @@ import type { PlainRequest, PlainResponse } from './types.js';
 
 /**
  * The journal's storage: its last N requests in columns, so that a recorded request leaves almost nothing for the
- * garbage collector to trace. Each entry is a few numbers in typed arrays, references to the strings it shows
- * (method, error code, key and account ids, the two bodies: mostly texts the sandbox keeps anyway), and one flat string
- * holding the request's other texts (path, query, headers, the trace's texts) joined by NUL. Held as objects (the door's request and header
- * objects, the response, the trace array with its boxed numbers), an entry was about 25 young objects that every
- * scavenge copied and then promoted: 9–13 µs of a POST's 60–70 µs in the server (docs/benchmarks.md, issue 16,
+ * garbage collector to trace. Each entry is a few numbers in typed arrays, references to the strings it shows (method,
+ * error code, key and account ids, the two bodies: mostly texts the sandbox keeps anyway), and one flat string holding
+ * the request's other texts (path, query, headers, the trace's texts) joined by NUL. Held as objects (the door's request
+ * and header objects, the response, the trace array with its boxed numbers), an entry was about 25 young objects that
+ * every scavenge copied and then promoted: 9–13 µs of a POST's 60–70 µs in the server (docs/benchmarks.md, issue 16,
  * thirteenth pass).
  */
 
@@ -143,10 +143,6 @@ export class JournalStore {
   /** Whether the slot holds an entry. */
   has(slot: number): boolean {
     return slot < this.allocated && this.nums[slot * 4] !== 0;
-  }
-
-  seqAt(slot: number): number {
-    return this.nums[slot * 4] as number;
   }
 
   idAt(slot: number): number {

@@ -55,7 +55,7 @@ export class Journal {
     return Math.min(this.seq, this.capacity);
   }
 
-  /** Records one request: its texts are copied into the journal's own storage, no object of the door is kept. */
+  /** Records one request into the journal's columns: its texts and numbers, its bodies by reference, no door object. */
   record(facts: EntryFacts, request: PlainRequest, response: PlainResponse | undefined): void {
     if (this.capacity <= 0) return;
     this.seq += 1;

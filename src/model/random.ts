@@ -18,7 +18,7 @@ export function hash53(text: string, seed = 0): number {
  * sfc32: a small seeded generator of floats in [0, 1) with 128 bits of state, so that streams drawn for different
  * labels do not collide (a 32-bit state repeats after ~2^16 labels by the birthday bound: ids would clash). The state
  * is kept as signed 32-bit integers (the same bits as the usual unsigned form): those stay small integers in the
- * closure, where unsigned values of 2^31 and above were a new heap number per store (about 1.3 KB of garbage per task
+ * closure, where unsigned values of 2^31 and above were a new heap number per store (about 0.7 KB of garbage per task
  * created; docs/benchmarks.md, issue 16, thirteenth pass).
  */
 function sfc32(a: number, b: number, c: number, d: number): () => number {
