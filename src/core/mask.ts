@@ -1,18 +1,10 @@
-import type { PlainRequest } from './types.js';
-
 /** Header names whose whole value is a credential. */
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'x-sandbox-control-token']);
 
-export function maskedHeaders(headers: PlainRequest['headers'] | Record<string, string>): Record<string, string> {
+/** A journal entry's headers as shown: names lower-cased, credentials and keys masked. */
+export function maskedHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!headers) return out;
-  const entries: Iterable<[string, string | string[] | undefined]> =
-    typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function'
-      ? (headers as Headers).entries()
-      : Object.entries(headers as Record<string, string | string[] | undefined>);
-  for (const [name, raw] of entries) {
-    if (raw === undefined) continue;
-    const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     out[lower] = SECRET_HEADERS.has(lower) && !value.includes('ak_') ? (value === '' ? '' : '…') : maskKeys(value);
   }
