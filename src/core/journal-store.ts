@@ -1,5 +1,12 @@
 import { headersOf, pushHeaders } from './journal-headers.js';
-import { STRIDE, type RawTrace } from './trace.js';
+import {
+  STRIDE,
+  TRACE_OUTCOMES as OUTCOMES,
+  TRACE_STEPS as STEPS,
+  type RawTrace,
+  type TraceOutcome,
+  type TraceStepName,
+} from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
 /**
@@ -50,21 +57,8 @@ const BODY_LIMIT = 16 * 1024;
 const cut = (body: string) => (body.length > BODY_LIMIT ? body.slice(0, BODY_LIMIT) : body);
 
 const SEP = '\u0000';
+const holdsSeparator = (text: string) => text.includes(SEP);
 
-const STEPS = [
-  'key',
-  'rate',
-  'scenario',
-  'route',
-  'scope',
-  'body',
-  'resource',
-  'idempotency',
-  'tpm',
-  'balance',
-  'answer',
-];
-const OUTCOMES = ['pass', 'fail', 'skip', 'applied'];
 /** Steps an entry keeps in columns; a longer trace (none today) is kept as an array. */
 const MAX_STEPS = 16;
 /** Per step in `steps`: the step, its outcome and the kind of each of its four figures. */
@@ -137,7 +131,7 @@ export class JournalStore {
     refs[r + Ref.BasePath] = facts.basePath;
     refs[r + Ref.RequestBody] = request.body;
     refs[r + Ref.ResponseBody] = answered ? response.body : '';
-    refs[r + Ref.Texts] = pieces.some((text) => text.includes(SEP)) ? pieces.slice() : pieces.join(SEP);
+    refs[r + Ref.Texts] = pieces.some(holdsSeparator) ? pieces.slice() : pieces.join(SEP);
   }
 
   /** Whether the slot holds an entry. */
@@ -208,8 +202,8 @@ export class JournalStore {
     let s = slot * MAX_STEPS * STEP_BYTES;
     let f = slot * MAX_STEPS * FIGURES;
     for (let i = 0; i < trace.length; i += STRIDE, s += STEP_BYTES) {
-      const step = STEPS.indexOf(trace[i] as string);
-      const outcome = OUTCOMES.indexOf(trace[i + 1] as string);
+      const step = STEPS.indexOf(trace[i] as TraceStepName);
+      const outcome = OUTCOMES.indexOf(trace[i + 1] as TraceOutcome);
       if (step === -1 || outcome === -1) return this.keepWhole(slot, trace);
       steps[s] = step;
       steps[s + 1] = outcome;
