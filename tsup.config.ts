@@ -4,13 +4,14 @@ import { zodOnDemand } from './scripts/esbuild-zod-on-demand.js';
 import { builtinsWithoutFacade } from './scripts/esbuild-builtins.js';
 import { fakerEnSubset, fakerEnSubsetExternal, fakerEnSubsetOnDemand } from './scripts/esbuild-faker-en-subset.js';
 
-// The library: the browser-safe entries (`index`, `browser`), `server` (Node: `agent-work-sandbox/server`, which
+// The library: the browser-safe entries (`index`, `browser`, and `fetch`: the sandbox without msw), `server` (Node: `agent-work-sandbox/server`, which
 // `sandbox.listen()` loads on demand) and `vitest` (the test-runner helper, Node: it uses msw/node). Declarations for
 // both formats.
 const library = {
   entry: {
     index: 'src/index.ts',
     browser: 'src/browser.ts',
+    fetch: 'src/fetch.ts',
     server: 'src/server.ts',
     vitest: 'src/vitest.ts',
     matchers: 'src/matchers.ts',

@@ -323,6 +323,17 @@ async function coldStart(command, args, cwd) {
   }
 }
 
+/** Launch → first 200 from `sandbox.fetch`, in a script that imports one library entry (bench/cases/first-fetch.mjs). */
+async function coldImport(entry) {
+  const t0 = performance.now();
+  const s = await start(process.execPath, ['bench/cases/first-fetch.mjs', entry, KEY], { ready: (l) => l === '200' });
+  try {
+    return { wall: performance.now() - t0, cpu: cpuMsOf(s.child.pid) };
+  } finally {
+    s.stop();
+  }
+}
+
 /**
  * A project that installed this package, as npm lays it out: `node_modules/agent-work-sandbox` (a link to this build)
  * and its bin in `node_modules/.bin`. There npx runs the bin at once (npm's own floor for an npx launch); in this
@@ -355,6 +366,9 @@ async function coldLaunches(installed) {
     'npx agent-work-sandbox': () => coldStart('npx', NPX_ARGS),
     'npx agent-work-sandbox, in a project that installed it': () => coldStart('npx', NPX_ARGS, installed),
     'bare node:http (reference)': () => coldStart(process.execPath, ['bench/targets/bare-min.mjs', KEY]),
+    // In-process: no server; the process imports the library and answers its first request through `sandbox.fetch`.
+    'in-process: import agent-work-sandbox, first sandbox.fetch': () => coldImport('dist/index.js'),
+    'in-process: import agent-work-sandbox/fetch (no msw), first sandbox.fetch': () => coldImport('dist/fetch.js'),
     ...(args.baseline
       ? {
           [`node ${args.baseline}/dist/cli.js`]: () =>

@@ -41,7 +41,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'schemas',
     'audit',
   ],
-  index: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'audit', 'http', 'sandbox-types', 'sandbox'],
+  // What both library entries export besides `createSandbox` (src/public.ts).
+  public: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'audit', 'http', 'sandbox-types', 'sandbox'],
+  index: ['http', 'sandbox-types', 'sandbox', 'public'],
+  // `agent-work-sandbox/fetch`: the sandbox without msw's handlers.
+  fetch: ['http', 'sandbox-types', 'sandbox', 'public'],
   browser: ['index'],
   // The option type from where it is declared (through index.ts, Rollup's declaration build warns of a chunk cycle).
   vitest: ['index', 'sandbox-types'],
@@ -119,7 +123,7 @@ describe('architecture (docs/architecture.md)', () => {
   });
 
   it('the browser-safe entries reach no node: module and nothing of the server', () => {
-    for (const entry of ['index.ts', 'browser.ts']) {
+    for (const entry of ['index.ts', 'browser.ts', 'fetch.ts']) {
       const seen = new Set<string>();
       const reached: string[] = [];
       const visit = (file: string) => {

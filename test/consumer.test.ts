@@ -86,7 +86,7 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
     'the Vitest suite (ESM, import) passes',
     async () => {
       const { stdout } = await sh('npx', ['vitest', 'run', '--config', 'vitest/vitest.config.mjs'], dir, SUITE_MS);
-      expect(stdout).toMatch(/Tests\s+7 passed \(7\)/);
+      expect(stdout).toMatch(/Tests\s+8 passed \(8\)/);
     },
     SUITE_MS,
   );
@@ -102,7 +102,7 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
         dir,
         SUITE_MS,
       );
-      expect(stderr).toMatch(/Tests:\s+6 passed, 6 total/);
+      expect(stderr).toMatch(/Tests:\s+7 passed, 7 total/);
       expect(stderr).toContain(`an unmocked request fails the test (msw ${MSW.startsWith('msw@^3') ? '3.' : '2.'}`);
     },
     SUITE_MS,

@@ -5,8 +5,8 @@
  */
 import type { RequestHandler } from 'msw';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
-import { INTERNAL_ERROR } from './internal-error.js';
-import { answerUnmatched, IN_PROCESS_CLIENT } from './handlers.js';
+import { INTERNAL_ERROR, IN_PROCESS_CLIENT } from './door-common.js';
+import { answerUnmatched } from './unmatched.js';
 
 export type SandboxFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 

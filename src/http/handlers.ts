@@ -1,14 +1,11 @@
 /**
- * The msw door: msw request handlers over the request core. Every msw-specific call lives in this file, so that
- * supporting another msw major is a change here only.
+ * The msw door: msw request handlers over the request core. Every msw-specific call lives in this file and in
+ * `unmatched.ts` (msw's `getResponse`, for user handlers), so that supporting another msw major is a change there only.
  */
-import { delay, getResponse, http, HttpResponse, type RequestHandler } from 'msw';
+import { delay, http, HttpResponse, type RequestHandler } from 'msw';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
-import { ERRORS, errorBody, type ErrorCode } from '../rules/errors.js';
-import { JSON_CONTENT_TYPE } from '../core/handle.js';
-import { INTERNAL_ERROR } from './internal-error.js';
-
-export const IN_PROCESS_CLIENT = 'in-process';
+import { INTERNAL_ERROR, IN_PROCESS_CLIENT } from './door-common.js';
+import { answerUnmatched } from './unmatched.js';
 
 /**
  * Handlers for `{baseUrl}/*` (default: any origin, path `/api/v1/*`). With `userHandlers`, a request no route of the
@@ -60,117 +57,4 @@ export function createHandlers(
       });
     }),
   ];
-}
-
-/** Headers the door sets on a request it hands to user handlers (a client's own values are replaced). */
-export const CALLER_HEADERS = {
-  account: 'x-sandbox-account-id',
-  key: 'x-sandbox-key-id',
-  scopes: 'x-sandbox-scopes',
-} as const;
-
-/**
- * Runs a user's msw handlers on a request the API's routes did not match (it already passed the key and rate
- * checks). The caller is passed in `X-Sandbox-Account-Id`, `X-Sandbox-Key-Id` and `X-Sandbox-Scopes` (space-separated).
- * The answer gets the rate-limit headers; an error answer (≥ 400) whose body is not the error shape is put into it, and
- * a handler that throws answers 500 `internal_error`. No handler answering leaves the core's 404 `not_found`.
- */
-export async function answerUnmatched(
-  handlers: readonly RequestHandler[],
-  request: {
-    url: string;
-    method: string;
-    headers: Headers | Record<string, string | string[] | undefined>;
-    body: string;
-  },
-  core: PlainResponse,
-  baseUrl?: string,
-): Promise<PlainResponse> {
-  const unmatched = core.unmatched;
-  if (!unmatched) return core; // the core matched a route: nothing for user handlers
-  const rateHeaders = Object.fromEntries(
-    Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')),
-  );
-  let answer: Response | undefined;
-  try {
-    const headers = new Headers();
-    for (const [name, value] of request.headers instanceof Headers
-      ? request.headers
-      : Object.entries(request.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-    headers.set(CALLER_HEADERS.account, unmatched.accountId);
-    headers.set(CALLER_HEADERS.key, unmatched.keyId);
-    headers.set(CALLER_HEADERS.scopes, unmatched.scopes.join(' '));
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    const forwarded = new Request(request.url, {
-      method: request.method,
-      headers,
-      body: hasBody ? request.body : undefined,
-    });
-    answer = await getResponse([...handlers], forwarded, baseUrl ? { baseUrl } : undefined);
-  } catch {
-    return settled(
-      unmatched,
-      core,
-      500,
-      errorBody('internal_error', ERRORS.internal_error.message),
-      { 'Content-Type': JSON_CONTENT_TYPE, ...rateHeaders },
-      'internal_error',
-    );
-  }
-  if (!answer) {
-    unmatched.record(core.status, 'not_found');
-    return { ...core, unmatched: undefined };
-  }
-  if (answer.type === 'error') {
-    unmatched.record(0, 'network_error');
-    return { status: 0, headers: {}, body: '', networkError: true };
-  }
-  const out: Record<string, string> = {};
-  answer.headers.forEach((value, name) => {
-    if (!name.startsWith('x-ratelimit-')) out[name] = value;
-  });
-  let body = await answer.text();
-  let code: string | null = null;
-  if (answer.status >= 400) {
-    code = errorCodeOf(body);
-    if (code === null) {
-      const fallback = codeForStatus(answer.status);
-      body = errorBody(fallback, body.trim() === '' || body.length > 500 ? ERRORS[fallback].message : body.trim());
-      code = fallback;
-      delete out['content-type'];
-      out['Content-Type'] = JSON_CONTENT_TYPE;
-    }
-  }
-  return settled(unmatched, core, answer.status, body, { ...out, ...rateHeaders }, code);
-}
-
-function settled(
-  unmatched: NonNullable<PlainResponse['unmatched']>,
-  core: PlainResponse,
-  status: number,
-  body: string,
-  headers: Record<string, string>,
-  code: string | null,
-): PlainResponse {
-  unmatched.record(status, code);
-  return { status, headers, body, delayMs: core.delayMs };
-}
-
-function errorCodeOf(body: string): string | null {
-  try {
-    const json = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } } | null;
-    return typeof json?.error?.code === 'string' && typeof json.error.message === 'string' ? json.error.code : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The catalogue's code for an HTTP status; otherwise `invalid_request` (4xx) or `internal_error` (5xx). */
-function codeForStatus(status: number): ErrorCode {
-  const known = (Object.keys(ERRORS) as ErrorCode[]).find(
-    (c) => ERRORS[c].status === status && c !== 'missing_api_key',
-  );
-  return known ?? (status < 500 ? 'invalid_request' : 'internal_error');
 }

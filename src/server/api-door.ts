@@ -38,7 +38,7 @@ interface Door {
   handlers: readonly RequestHandler[];
   leading: readonly string[];
   /** msw is loaded only for a server with handlers of the user's own (it would add to every cold start). */
-  userDoor: Promise<typeof import('../http/handlers.js')> | undefined;
+  userDoor: Promise<typeof import('../http/unmatched.js')> | undefined;
   /** Told once the answer is handed to node (or the response was already gone): see `createApiDoor`. */
   written: ((res: ServerResponse) => void) | undefined;
 }
@@ -63,7 +63,7 @@ export function createApiDoor(
     isClosing,
     handlers,
     leading: leadingHeaders,
-    userDoor: handlers.length > 0 ? import('../http/handlers.js') : undefined,
+    userDoor: handlers.length > 0 ? import('../http/unmatched.js') : undefined,
     written,
   };
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {

@@ -10,9 +10,16 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(ROOT, 'dist', 'cli.js');
 
-const OUTPUTS = ['cli.js', 'index.js', 'index.cjs', 'browser.js', 'server.js', 'vitest.js'].map((f) =>
-  join(ROOT, 'dist', f),
-);
+const OUTPUTS = [
+  'cli.js',
+  'index.js',
+  'index.cjs',
+  'fetch.js',
+  'fetch.cjs',
+  'browser.js',
+  'server.js',
+  'vitest.js',
+].map((f) => join(ROOT, 'dist', f));
 
 /** Runs `npx tsup` when any output of the build is missing. */
 export function ensureBuilt(): void {

@@ -34,7 +34,7 @@ export interface Door {
 }
 
 /** The fixture key with this label on this account (default fixtures: `admin`, `read:agents`, …). */
-export function keyOf(sandbox: Sandbox, label = 'admin', accountId = 'acc_demo'): string {
+export function keyOf(sandbox: Pick<Sandbox, 'keys'>, label = 'admin', accountId = 'acc_demo'): string {
   const found = sandbox.keys.list(accountId).find((k) => k.label === label && !k.revoked);
   if (!found) throw new Error(`no key '${label}' on ${accountId}`);
   return found.key;

@@ -52,6 +52,16 @@ describe('agent-work-sandbox from the tarball, Jest + CommonJS', () => {
     expect(SCENARIO_NAMES).toContain('network-error');
   });
 
+  test('agent-work-sandbox/fetch answers through sandbox.fetch, without msw handlers', async () => {
+    const { createSandbox } = require('agent-work-sandbox/fetch');
+    const plain = createSandbox({ clock: 'manual' });
+    const key = plain.keys.list('acc_demo').find((k) => k.label === 'admin').key;
+    const res = await plain.fetch(`${BASE}/ext/agents?limit=2`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toHaveLength(2);
+    expect('handlers' in plain).toBe(false);
+  });
+
   test('the fixture sets and their JSON Schema are reachable through exports', () => {
     expect(require('agent-work-sandbox/fixtures/fixture-set.schema.json').type).toBe('object');
     expect(require('agent-work-sandbox/fixtures/marketplace.json').agents.length).toBeGreaterThan(0);

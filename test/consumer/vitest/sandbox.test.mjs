@@ -2,6 +2,7 @@
 import axios from 'axios';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, ERRORS } from 'agent-work-sandbox';
+import { createSandbox as createFetchSandbox } from 'agent-work-sandbox/fetch';
 import { setupSandbox } from 'agent-work-sandbox/vitest';
 import { createRequire } from 'node:module';
 
@@ -79,5 +80,18 @@ describe('createSandbox from the main entry', () => {
     expect((await res.json()).data).toEqual([]);
     expect(other.requests).toHaveLength(1);
     expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('agent-work-sandbox/fetch (the sandbox without msw)', () => {
+  it('answers through sandbox.fetch like the main entry, and has no msw handlers', async () => {
+    const plain = createFetchSandbox({ clock: 'manual' });
+    const main = createSandbox({ clock: 'manual' });
+    const key = plain.keys.list('acc_demo').find((k) => k.label === 'admin').key;
+    const ask = (s) => s.fetch(`${BASE}/ext/agents?limit=2`, { headers: { Authorization: `Bearer ${key}` } });
+    const [a, b] = [await ask(plain), await ask(main)];
+    expect(a.status).toBe(200);
+    expect(await a.text()).toBe(await b.text());
+    expect('handlers' in plain).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+/** What every door shares (the 500 answer), and what the two in-process doors share (their client id). */
 import { JSON_CONTENT_TYPE } from '../core/handle.js';
 import type { PlainResponse } from '../core/types.js';
 import { ERRORS, errorBody } from '../rules/errors.js';
@@ -8,3 +9,6 @@ export const INTERNAL_ERROR: PlainResponse = {
   headers: { 'Content-Type': JSON_CONTENT_TYPE },
   body: errorBody('internal_error', ERRORS.internal_error.message),
 };
+
+/** The client id of a request through an in-process door (msw's or `sandbox.fetch`): its rate buckets and the journal's. */
+export const IN_PROCESS_CLIENT = 'in-process';
