@@ -1,8 +1,8 @@
 /**
  * agent-work-sandbox/fetch: the sandbox without msw. The same sandbox as the main entry, answering through
  * `sandbox.fetch` and `sandbox.handle` only, for clients that take a custom fetch and tests that patch nothing. It never
- * loads msw (unless user `handlers` are given and one is asked), so it starts faster and holds less memory: importing
- * msw costs about 0.2 s and 28 MiB of RSS on the machines the bench runs on (docs/benchmarks.md).
+ * loads msw (unless user `handlers` are given and one is asked), so a process that uses it starts faster: about 0.36 s
+ * to its first answer against 0.55 s with the main entry (docs/benchmarks.md, issue 16, fourteenth pass).
  */
 import { createFetch, type SandboxFetch } from './http/fetch-door.js';
 import { createSandboxCore } from './sandbox.js';
