@@ -84,6 +84,20 @@ describe('agent-work-sandbox/fetch', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('300');
   });
 
+  it('serves over HTTP with listen(), as the main entry does', async () => {
+    const sandbox = createFetchSandbox();
+    const server = await sandbox.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const res = await fetch(`${server.url}/api/v1/ext/agents?limit=1`, {
+        headers: { Authorization: `Bearer ${keyOf(sandbox)}` },
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   describe('the built entry', () => {
     let key = '';
     beforeAll(() => {
