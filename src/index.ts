@@ -4,19 +4,13 @@
  */
 import type { RequestHandler } from 'msw';
 import { createHandlers } from './http/handlers.js';
-import { createFetch, type SandboxFetch } from './http/fetch-door.js';
-import { createSandboxCore } from './sandbox.js';
-import type { SandboxCore, SandboxOptions } from './sandbox-types.js';
+import { createSandbox as createFetchSandbox, type FetchSandbox } from './fetch.js';
+import type { SandboxOptions } from './sandbox-types.js';
 
-/** A sandbox with its msw door. */
-export interface Sandbox extends SandboxCore {
-  /** MSW request handlers serving the API (for `setupServer` / `setupWorker`). */
+/** A sandbox with its msw door: the sandbox of `agent-work-sandbox/fetch`, plus msw's handlers. */
+export interface Sandbox extends FetchSandbox {
+  /** MSW request handlers serving the API (for `setupServer` / `setupWorker`). Same answers as `fetch`. */
   readonly handlers: RequestHandler[];
-  /**
-   * A standard `fetch` answering from the sandbox directly (no msw, no global patching): pass it to a client that
-   * takes a custom fetch. Same answers as `handlers`; a URL outside the base URL rejects with a TypeError.
-   */
-  readonly fetch: SandboxFetch;
 }
 
 /**
@@ -27,11 +21,11 @@ export interface Sandbox extends SandboxCore {
  * server.listen({ onUnhandledRequest: 'error' })
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const core = createSandboxCore(options);
-  return Object.assign(core, {
-    handlers: createHandlers((req) => core.handle(req), options.baseUrl, options.handlers),
-    fetch: createFetch((req) => core.handle(req), options.baseUrl, options.handlers),
+  const sandbox = createFetchSandbox(options);
+  return Object.assign(sandbox, {
+    handlers: createHandlers((req) => sandbox.handle(req), options.baseUrl, options.handlers),
   });
 }
 
+export type { FetchSandbox };
 export * from './public.js';

@@ -43,7 +43,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ],
   // What both library entries export besides `createSandbox` (src/public.ts).
   public: ['errors', 'model', 'rules', 'scenarios', 'core', 'webhooks', 'audit', 'http', 'sandbox-types', 'sandbox'],
-  index: ['http', 'sandbox-types', 'sandbox', 'public'],
+  index: ['http', 'sandbox-types', 'fetch', 'public'],
   // `agent-work-sandbox/fetch`: the sandbox without msw's handlers.
   fetch: ['http', 'sandbox-types', 'sandbox', 'public'],
   browser: ['index'],
