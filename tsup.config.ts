@@ -44,7 +44,7 @@ export default defineConfig([
   {
     // The CLI: ESM with its shebang. It imports its dependencies (express, msw, zod, faker…) from `dependencies`
     // instead of inlining them; express and the control API are a chunk loaded after the socket listens, and zod is
-    // required on first use (scripts/esbuild-zod-on-demand.ts): the first answer loads neither (test/cli-start.test.ts).
+    // required on first use (scripts/esbuild-zod-on-demand.ts): the first answer loads neither (test/cli/cli-start.test.ts).
     entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
     target: 'node20',

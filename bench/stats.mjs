@@ -1,4 +1,4 @@
-/** The bench's statistics: pure functions, no I/O (test/bench-stats.test.ts). */
+/** The bench's statistics: pure functions, no I/O (test/perf/bench-stats.test.ts). */
 
 /** The median of the numbers that are not NaN (NaN when there are none). */
 export function median(xs) {

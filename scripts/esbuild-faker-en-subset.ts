@@ -60,8 +60,8 @@ function plugin(kind: Build): Plugin {
 /**
  * `@faker-js/faker/locale/en` becomes a faker with only the definitions above, taken from that locale at build time.
  * The en locale's other ~280 KB of data are neither shipped nor compiled at every start (≈ 2.4 MiB of RSS, 1.6 MiB of
- * heap per process); the same seed draws the same values (test/cli-start.test.ts compares the CLI's fixtures with the
- * full locale's, seed by seed; test/dist-faker.test.ts does the same for the library's build).
+ * heap per process); the same seed draws the same values (test/cli/cli-start.test.ts compares the CLI's fixtures with the
+ * full locale's, seed by seed; test/package/dist-faker.test.ts does the same for the library's build).
  * For the builds that bundle faker's code (the CLI, the CommonJS library): tree-shaken, no other locale.
  */
 export const fakerEnSubset: Plugin = plugin('bundled');
@@ -71,6 +71,6 @@ export const fakerEnSubsetExternal: Plugin = plugin('external');
 
 /**
  * The CLI's build: the same definitions, with faker's code required only when something draws (a seed other than the
- * default one, `fixtures export`), so that a start neither loads nor compiles it (test/cli-start.test.ts).
+ * default one, `fixtures export`), so that a start neither loads nor compiles it (test/cli/cli-start.test.ts).
  */
 export const fakerEnSubsetOnDemand: Plugin = plugin('on-demand');

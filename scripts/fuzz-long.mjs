@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The long fuzz run: the same properties as test/hardening/fuzz.test.ts, with more cases and a fresh seed.
+ * The long fuzz run: the same properties as test/server/fuzz.test.ts, with more cases and a fresh seed.
  *
  *   node scripts/fuzz-long.mjs [COUNT=100000] [SOCKET_COUNT=COUNT/10]
  *   FUZZ_SEED=123 node scripts/fuzz-long.mjs 50000     # replay a seed
@@ -19,7 +19,7 @@ const seed = process.env.FUZZ_SEED || String((Date.now() ^ Math.floor(Math.rando
 console.log(
   `fuzz-long: ${count} in-process cases, ${socketCount} over the socket, seed ${seed} (replay with FUZZ_SEED=${seed})`,
 );
-const result = spawnSync('npx', ['vitest', 'run', 'test/hardening/fuzz.test.ts'], {
+const result = spawnSync('npx', ['vitest', 'run', 'test/server/fuzz.test.ts'], {
   stdio: 'inherit',
   env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: String(count), FUZZ_SOCKET_RUNS: String(socketCount) },
 });

@@ -71,7 +71,7 @@ export function createSandboxCore(given: SandboxOptions = {}): SandboxCore {
 
 /**
  * The same, for options already checked: the CLI checks its flags itself, so its start builds no option schema (zod
- * stays unloaded until something needs it, see test/cli-start.test.ts).
+ * stays unloaded until something needs it, see test/cli/cli-start.test.ts).
  */
 export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
   const settings = coreSettings(options);

@@ -24,7 +24,7 @@ const timeText = (t: number | null): string => (t === null ? 'null' : q(iso(t)))
  * `JSON.stringify(taskView(task))`, written in the view's key order without building the view object first (a POST's
  * answer: about a quarter less time than the generic walk). Every value goes through `JSON.stringify` itself, so
  * escaping and number forms are the engine's; a result or error with no JSON form (a key `JSON.stringify` would
- * drop) falls back to the generic walk, as does one with a `toJSON`. `test/tasks/task-text.test.ts` checks byte identity for every shape.
+ * drop) falls back to the generic walk, as does one with a `toJSON`. `test/tasks-and-billing/task-text.test.ts` checks byte identity for every shape.
  */
 export function taskText(task: Task): string {
   const result = valueText(resultOf(task));

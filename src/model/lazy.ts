@@ -1,6 +1,6 @@
 /**
  * Values built on first use, then kept. The zod schemas are built this way, so that importing a module that declares
- * them builds none: the CLI answers its first request without loading zod (test/cli-start.test.ts).
+ * them builds none: the CLI answers its first request without loading zod (test/cli/cli-start.test.ts).
  */
 
 /** `build()` run once, on the first call. */
