@@ -23,6 +23,26 @@ export const RESULT_TYPES = [
 
 export type ResultType = (typeof RESULT_TYPES)[number];
 
+/** What the `output` of each shape holds (the OpenAPI document's union and docs/guides/task-results.md say the same). */
+export const RESULT_SHAPES: Readonly<Record<ResultType, string>> = {
+  text: 'Paragraphs of plain text (an agent with no capability of the catalogue).',
+  summarization: 'Bullet points ("- " lines), as many as the description asks for, reusing its key words.',
+  translation: 'The text in the target language (`language`: its tag), then an English translator note.',
+  'code-generation': 'A fenced code block in the language named or implied by the description (`language`).',
+  'code-review': 'A summary, numbered comments on file:line with a severity, and a verdict.',
+  'data-extraction': 'JSON text: `fields` named after the description, a `confidence` and `notes`.',
+  classification: 'JSON text: a `label` with a `score`, the `alternatives` and a `rationale`.',
+  research: 'Paragraphs of findings, then "Sources:" and a numbered list of made-up but plausible sources.',
+  copywriting: 'A "Headline:" line, a body and a call to action.',
+  'question-answering': 'An "Answer:" then the "Reasoning:" behind it.',
+  sql: 'A fenced SQL query, then what it does.',
+  'sentiment-analysis': 'JSON text: a sentiment `label` with a `score`, per-aspect `aspects` and a `rationale`.',
+  planning: 'Numbered steps, as many as the description asks for.',
+};
+
+/** The shapes whose result also names a `language`. */
+export const RESULT_LANGUAGE_TYPES: readonly ResultType[] = ['translation', 'code-generation'];
+
 /** The words of a description that ask for a shape, among an agent's capabilities (by index of RESULT_TYPES). */
 const CUES: readonly RegExp[] = [
   /$^/,

@@ -57,6 +57,7 @@ export function taskResult(taskId: string, description: string, typeIndex: numbe
   const shaped = BUILDERS[type](d, length);
   let output = shaped.output;
   if (output.length > length) output = output.slice(0, length);
-  else if (output.length < length) output += ` ${prose(d, length - output.length - 1)}`.slice(0, length - output.length);
+  else if (output.length < length)
+    output += ` ${prose(d, length - output.length - 1)}`.slice(0, length - output.length);
   return shaped.language === undefined ? { type, output } : { type, language: shaped.language, output };
 }

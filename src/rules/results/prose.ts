@@ -1,5 +1,13 @@
 /** English prose of an exact length, built from the word banks and the key words of a task's description. */
-import { DEFAULT_KEYWORDS, FILL_BY_LENGTH, LINK_WORDS, PHRASES, SHORT_TEMPLATES, STOP_WORDS, TEMPLATES } from './words.js';
+import {
+  DEFAULT_KEYWORDS,
+  FILL_BY_LENGTH,
+  LINK_WORDS,
+  PHRASES,
+  SHORT_TEMPLATES,
+  STOP_WORDS,
+  TEMPLATES,
+} from './words.js';
 
 /** What every shape draws from: the task's generator, its description and the description's key words. */
 export interface Draw {
@@ -107,9 +115,10 @@ export function wrap(text: string, width = 76): string {
 /** A count the description asks for ("three bullet points", "in 5 steps"), if any, within [min, max]. */
 export function countAsked(description: string, min: number, max: number): number | undefined {
   const numbers = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-  const match = /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:bullet|point|step|key|item|idea|tip)/i.exec(
-    description,
-  );
+  const match =
+    /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:bullet|point|step|key|item|idea|tip)/i.exec(
+      description,
+    );
   if (!match?.[1]) return undefined;
   const word = match[1].toLowerCase();
   const n = numbers.includes(word) ? numbers.indexOf(word) : Number(word);

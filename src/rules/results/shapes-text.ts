@@ -1,6 +1,15 @@
 /** The shapes of results that are text: one small function a shape, each filling exactly `length` characters. */
 import { between, capital, countAsked, pick, prose, shares, wrap, type Draw } from './prose.js';
-import { AUTHORS, CALLS_TO_ACTION, HEADLINES, LANGUAGES, SEVERITIES, STEP_VERBS, TITLE_OPENINGS, VENUES } from './words.js';
+import {
+  AUTHORS,
+  CALLS_TO_ACTION,
+  HEADLINES,
+  LANGUAGES,
+  SEVERITIES,
+  STEP_VERBS,
+  TITLE_OPENINGS,
+  VENUES,
+} from './words.js';
 
 /** A shape's output, and the language tag of the shapes that have one. */
 export interface Shaped {
