@@ -39,10 +39,15 @@ export function keywordsOf(description: string): string[] {
   return words;
 }
 
-/** One sentence of a template (long, or short), a key word and a phrase. */
+/**
+ * One sentence of a template (long, or short), a key word and a phrase. Only a template that opens with its key word
+ * needs a capital, and that is the key word's: the sentence itself is not copied again.
+ */
 function sentence(d: Draw, short: boolean): string {
   const template = pick(d.rand, short ? SHORT_TEMPLATES : TEMPLATES);
-  return capital(template.replace('{k}', pick(d.rand, d.keywords)).replace('{p}', pick(d.rand, PHRASES)));
+  const word = pick(d.rand, d.keywords);
+  const phrase = pick(d.rand, PHRASES);
+  return template.replace('{k}', template.startsWith('{k}') ? capital(word) : word).replace('{p}', phrase);
 }
 
 /** Tries of a short sentence once a long one does not fit, before the closing words. */
@@ -68,20 +73,24 @@ function closing(rand: () => number, length: number): string {
  */
 export function prose(d: Draw, length: number): string {
   if (length < 3) return 'OK.'.slice(0, Math.max(0, length));
-  let text = '';
+  // The sentences are joined once at the end: one flat string, not a rope of a hundred concatenations.
+  const sentences: string[] = [];
+  let used = -1; // the spaces between sentences: one fewer than the sentences
   let misses = 0;
   while (misses <= SHORT_TRIES) {
-    const next = (text === '' ? '' : ' ') + sentence(d, misses > 0);
+    const next = sentence(d, misses > 0);
     // Room must remain for a closing sentence (a space and three characters) unless the text ends exactly.
-    const left = length - text.length - next.length;
+    const left = length - used - 1 - next.length;
     if (left !== 0 && left < 4) {
       misses += 1;
       continue;
     }
-    text += next;
-    if (left === 0) return text;
+    sentences.push(next);
+    used += 1 + next.length;
+    if (left === 0) return sentences.join(' ');
   }
-  return text === '' ? closing(d.rand, length) : `${text} ${closing(d.rand, length - text.length - 1)}`;
+  sentences.push(closing(d.rand, sentences.length === 0 ? length : length - used - 1));
+  return sentences.join(' ');
 }
 
 /** `total` split into `parts` shares of about equal size, each at least `min` (when the total allows). */
