@@ -39,6 +39,10 @@ const SHAPES: Record<string, (result: { output: string; language?: string }) => 
     const json = JSON.parse(r.output);
     expect(Object.keys(json)).toEqual(['fields', 'confidence', 'notes']);
     expect(Object.keys(json.fields)).toEqual(expect.arrayContaining(['vendor', 'invoice', 'date', 'total']));
+    // Values of the kinds the names ask for: a company, a date, an amount.
+    expect(json.fields.vendor).toMatch(/^[A-Z][a-z]+ [A-Z]/);
+    expect(json.fields.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(typeof json.fields.total).toBe('number');
   },
   classification: (r) => {
     const json = JSON.parse(r.output);
@@ -60,7 +64,7 @@ const SHAPES: Record<string, (result: { output: string; language?: string }) => 
     const json = JSON.parse(r.output);
     expect(['positive', 'negative', 'neutral', 'mixed']).toContain(json.label);
     expect(json.score).toBeGreaterThan(0);
-    expect(json.aspects.map((a: { aspect: string }) => a.aspect)).toContain('sentiment');
+    expect(json.aspects.map((a: { aspect: string }) => a.aspect)).toContain('delivery');
   },
   planning: (r) => {
     // "in five steps": five numbered lines.

@@ -108,7 +108,16 @@ export function sentimentAnalysis(d: Draw, length: number): Shaped {
   return { output: jsonWithProse(d, length, value, 'rationale') };
 }
 
-/** JSON fields named after key words, with values of plausible kinds, a confidence and notes. */
+/** The kind of value a field's name asks for (a date for "due_date", an amount for "total"), else by its position. */
+const FIELD_KINDS: readonly [RegExp, number][] = [
+  [/vendor|company|customer|supplier|client|name|part(y|ies)|employer/, 0],
+  [/date|day|due|time|deadline|period/, 1],
+  [/total|amount|price|cost|sum|revenue|fee|balance|tax/, 2],
+  [/count|quantity|items|number|units/, 3],
+  [/status|state|stage/, 4],
+];
+
+/** JSON fields named after key words, with values of the kinds their names ask for, a confidence and notes. */
 export function dataExtraction(d: Draw, length: number): Shaped {
   const kinds = [
     () => pick(d.rand, COMPANIES),
@@ -118,7 +127,10 @@ export function dataExtraction(d: Draw, length: number): Shaped {
     () => pick(d.rand, ['open', 'paid', 'pending', 'approved']),
   ];
   const fields: Record<string, unknown> = {};
-  d.keywords.slice(0, 5).forEach((key, i) => (fields[key] = kinds[i % kinds.length]?.()));
+  d.keywords.slice(0, 5).forEach((key, i) => {
+    const kind = FIELD_KINDS.find(([cue]) => cue.test(key))?.[1] ?? i % kinds.length;
+    fields[key] = kinds[kind]?.();
+  });
   const value = { fields, confidence: between(d.rand, 80, 99) / 100 };
   return { output: jsonWithProse(d, length, value, 'notes') };
 }

@@ -71,7 +71,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'make more most much must need only other our out over please same should some such than that the their them then ' +
     'there these they this those through too under until upon very want was were what when where which while who whom ' +
     'why will with within without would write your using give into onto three four five seven eight nine bullet ' +
-    'bullets points point summarise summarize summary translate translation classify task query table tables'
+    'bullets points point summarise summarize summary translate translation classify task query table tables extract ' +
+    'review research score sentiment look plan write headline body pull scanned'
   ).split(' '),
 );
 
