@@ -89,9 +89,12 @@ function jsonWithProse(d: Draw, length: number, value: Record<string, unknown>, 
 
 /** A JSON label with a score, the runners-up, and a rationale. */
 export function classification(d: Draw, length: number): Shaped {
-  const start = between(d.rand, 0, LABELS.length - 1);
+  // The label the description's words point to, else one drawn; the runners-up follow it in the list.
+  const lower = d.description.toLowerCase();
+  const cued = LABELS.findIndex((l) => l.cue.test(lower));
+  const start = cued >= 0 ? cued : between(d.rand, 0, LABELS.length - 1);
   const s = scores(d.rand, 3);
-  const labels = s.map((score, i) => ({ label: LABELS[(start + i * 3) % LABELS.length], score }));
+  const labels = s.map((score, i) => ({ label: LABELS[(start + i * 3) % LABELS.length]?.label, score }));
   const value = { label: labels[0]?.label, score: s[0], alternatives: labels.slice(1) };
   return { output: jsonWithProse(d, length, value, 'rationale') };
 }

@@ -172,16 +172,16 @@ export const CODE_LANGUAGES: readonly { tag: string; cues: readonly string[]; op
   { tag: 'java', cues: ['java', 'spring', 'kotlin'], open: '/*', close: '*/' },
 ];
 
-/** Labels of classifications. */
-export const LABELS: readonly string[] = [
-  'billing',
-  'technical support',
-  'sales inquiry',
-  'product feedback',
-  'bug report',
-  'account access',
-  'partnership',
-  'spam',
+/** Labels of classifications, each with the words of a description that point to it. */
+export const LABELS: readonly { label: string; cue: RegExp }[] = [
+  { label: 'billing', cue: /charge|invoice|refund|payment|bill|subscription/ },
+  { label: 'technical support', cue: /install|setup|configure|slow|timeout/ },
+  { label: 'sales inquiry', cue: /pricing|quote|demo|purchase|upgrade/ },
+  { label: 'product feedback', cue: /feedback|suggest|feature|wish|love/ },
+  { label: 'bug report', cue: /bug|crash|error|broken/ },
+  { label: 'account access', cue: /password|login|locked|access|sign in/ },
+  { label: 'partnership', cue: /partner|reseller|affiliate/ },
+  { label: 'spam', cue: /unsubscribe|lottery|winner/ },
 ];
 
 /** Made-up sources of research: authors, venues and title openings. */
