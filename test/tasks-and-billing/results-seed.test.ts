@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import { RESULT_TYPES, resultTypeFor } from '../../src/model/result-types.js';
+import { rngFor } from '../../src/model/random.js';
 import { taskResult } from '../../src/rules/results/index.js';
+import { keywordsOf, prose } from '../../src/rules/results/prose.js';
 import { makeCall, IN_PROCESS_BASE } from '../support/doors.js';
 import { DESCRIPTIONS, KEY, agentOf, get, open, options, post } from './results-support.js';
 
@@ -69,6 +71,32 @@ describe('every shape fits its token count exactly', () => {
         if (Math.ceil(result.output.length / 4) !== tokens) expect({ type, tokens, result }).toBeUndefined();
       }
     });
+  });
+
+  it('no shape is cut or padded to fit once the count covers its fixed parts: its JSON parses, its fence closes', () => {
+    const json = ['data-extraction', 'classification', 'sentiment-analysis'];
+    for (let tokens = 60; tokens <= 600; tokens++) {
+      for (const type of json) {
+        const { output } = taskResult(`task_${tokens}`, DESCRIPTIONS[type]!, RESULT_TYPES.indexOf(type), tokens);
+        expect(() => JSON.parse(output), `${type} at ${tokens} tokens`).not.toThrow();
+        expect(output.endsWith('."}')).toBe(true);
+      }
+      for (const type of ['summarization', 'planning', 'question-answering', 'research', 'text']) {
+        const { output } = taskResult(`task_${tokens}`, DESCRIPTIONS[type]!, RESULT_TYPES.indexOf(type), tokens);
+        expect(output, `${type} at ${tokens} tokens`).toMatch(/[.)]$/);
+      }
+      const code = taskResult(`task_${tokens}`, DESCRIPTIONS['code-generation']!, 3, tokens + 60).output;
+      expect(code.endsWith('\n```')).toBe(true);
+    }
+  });
+
+  it('prose of any length from 0 to 3,000 characters has exactly that length and, from 3 on, ends a sentence', () => {
+    const d = { rand: rngFor(1, 'prose'), description: 'quarterly report', keywords: keywordsOf('quarterly report') };
+    for (let length = 0; length <= 3000; length++) {
+      const text = prose(d, length);
+      expect(text.length).toBe(length);
+      if (length >= 3) expect(text).toMatch(/^[A-Z][^]*\.$/);
+    }
   });
 
   it("a range too short for a shape's fixed parts gets them cut, as a model stops at its limit, and still counts exactly", () => {
