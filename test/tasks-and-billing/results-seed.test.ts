@@ -74,14 +74,14 @@ describe('every shape fits its token count exactly', () => {
   });
 
   it('no shape is cut or padded to fit once the count covers its fixed parts: its JSON parses, its fence closes', () => {
-    const json = ['data-extraction', 'classification', 'sentiment-analysis'];
+    const json = ['data-extraction', 'classification', 'sentiment-analysis'] as const;
     for (let tokens = 60; tokens <= 600; tokens++) {
       for (const type of json) {
         const { output } = taskResult(`task_${tokens}`, DESCRIPTIONS[type]!, RESULT_TYPES.indexOf(type), tokens);
         expect(() => JSON.parse(output), `${type} at ${tokens} tokens`).not.toThrow();
         expect(output.endsWith('."}')).toBe(true);
       }
-      for (const type of ['summarization', 'planning', 'question-answering', 'research', 'text']) {
+      for (const type of ['summarization', 'planning', 'question-answering', 'research', 'text'] as const) {
         const { output } = taskResult(`task_${tokens}`, DESCRIPTIONS[type]!, RESULT_TYPES.indexOf(type), tokens);
         expect(output, `${type} at ${tokens} tokens`).toMatch(/[.)]$/);
       }
