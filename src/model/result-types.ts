@@ -65,8 +65,18 @@ const CUES: readonly RegExp[] = [
  * first that the description asks for, else the first; 0 (text) when it has none.
  */
 export function resultTypeFor(capabilities: readonly string[], description: string): number {
-  const indexes = capabilities.map((c) => (RESULT_TYPES as readonly string[]).indexOf(c)).filter((i) => i > 0);
-  if (indexes.length < 2) return indexes[0] ?? 0;
-  const lower = description.toLowerCase();
-  return indexes.find((i) => CUES[i]?.test(lower)) ?? indexes[0] ?? 0;
+  // A loop without arrays: it runs on every POST.
+  let first = 0;
+  let lower: string | undefined;
+  for (const capability of capabilities) {
+    const index = (RESULT_TYPES as readonly string[]).indexOf(capability);
+    if (index <= 0) continue;
+    if (first === 0) first = index;
+    else {
+      lower ??= description.toLowerCase();
+      if (CUES[first]?.test(lower)) return first;
+      if (CUES[index]?.test(lower)) return index;
+    }
+  }
+  return first;
 }
