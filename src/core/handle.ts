@@ -15,7 +15,7 @@ import { addStep, lastFailed } from './trace.js';
 import { errorReply, finish, finishNetworkError, record, type Caller } from './finish.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
-export { JSON_CONTENT_TYPE } from './finish.js';
+export { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from './finish.js';
 
 /** Who a request comes from, as far as its headers tell (before the rate check). */
 interface Identity {
@@ -38,6 +38,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   const now = engine.clock.now();
   engine.requestSeq += 1;
   const caller: Caller = {
+    id: engine.requestSeq,
     key: undefined,
     account: undefined,
     scenarios: NO_NAMES,
