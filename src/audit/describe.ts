@@ -9,7 +9,7 @@ export function describeFinding(f: AuditFinding): string {
 
 /** The requests a finding names, one line each: method, path, status and request id; then the duplicate tasks. */
 export function describeRequests(f: AuditFinding, indent = '    '): string[] {
-  const lines = (f.requests ?? []).map(
+  const lines = f.requests.map(
     (r) => `${indent}${r.method} ${r.path} → ${r.status === 0 ? 'no answer' : r.status} (${r.request_id})`,
   );
   if (f.count > lines.length && lines.length > 0) lines.push(`${indent}… ${f.count - lines.length} more`);
