@@ -24,7 +24,7 @@ import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
-import { auditSummary } from './audit-summary.js';
+import { auditExitCode, auditSummary } from './audit-summary.js';
 import { releaseLoadMemory } from './release-memory.js';
 import { fillFromRandomDevice } from './random-device.js';
 import { useRandomSource } from '../model/key-index.js';
@@ -38,8 +38,8 @@ export interface CliIo {
 export interface CliRun {
   sandbox: Sandbox;
   server: SandboxServer;
-  /** Stops the server, saves the state file if any. */
-  stop(): Promise<void>;
+  /** Stops the server, saves the state file if any; the process's exit code (3: `--fail-on-audit` found findings). */
+  stop(): Promise<number>;
 }
 
 /** `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. */
@@ -142,7 +142,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
         }),
   );
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
-  let stopped: Promise<void> | undefined;
+  let stopped: Promise<number> | undefined;
   return {
     sandbox,
     server,
@@ -153,6 +153,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
         const audit = auditSummary(sandbox);
         if (audit) io.stderr(audit);
         if (config.state) saveAtExit(sandbox, config.state, io);
+        return auditExitCode(sandbox, config.failOnAudit, io);
       })()),
   };
 }
