@@ -12,7 +12,7 @@ async function session(requests: (base: string, key: string) => Promise<unknown>
   }))!;
   const base = `${run.server.url}${run.sandbox.basePath}`;
   const key = run.sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
-  let code = -1;
+  let code: number;
   try {
     await requests(base, key);
   } finally {
