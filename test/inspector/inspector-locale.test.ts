@@ -2,6 +2,7 @@
  * The inspector's charts under any browser language: headless Chromium with LANG=C.UTF-8 reports `en-US@posix`, a tag
  * Intl refuses (uPlot used to throw "Invalid language tag" as it loaded, leaving the charts blank). Each chart must draw
  * on a direct load of #panel-charts, under that tag and a normal locale, in light and dark, at 1280×800 and 390×844.
+ * The request list, under the same page: its id and account columns, and the search by request id.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,5 +61,24 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')(
       },
       60_000,
     );
+
+    it('the request list shows id and account; a request id from a client log opens that request', async () => {
+      const page = await browser.newPage({ viewport: SIZES[0] });
+      try {
+        await page.goto(`${server.url}/__sandbox/`);
+        const row = page.locator('#requests tbody tr[data-id="req_000002"]');
+        await row.waitFor({ timeout: 10_000 });
+        expect(await page.locator('#requests thead').innerText()).toMatch(
+          /id\s+time\s+method\s+path\s+status\s+code\s+account/,
+        );
+        expect(await row.innerText()).toContain('acc_acme');
+        await page.locator('#f-id').fill('req_000002');
+        await page.locator('#f-id').press('Enter');
+        await page.locator('#detail[open]').waitFor({ timeout: 10_000 });
+        expect(await page.locator('#detail').innerText()).toContain('/api/v1/ext/agents');
+      } finally {
+        await page.close();
+      }
+    }, 60_000);
   },
 );
