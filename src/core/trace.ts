@@ -155,10 +155,7 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
   }),
   // tpm: [tpm, usedBefore, needed]
   tpm: (o, tpm, used, needed) => ({
-    detail:
-      needed > tpm
-        ? `This task needs about ${needed} tokens, more than the whole limit of ${tpm} tokens per minute: it never fits at this limit. Shorten the description, choose an agent with less output, or move to a plan with a higher limit.`
-        : `This task needs about ${needed} tokens; ${Math.max(0, tpm - used)} of ${tpm} tokens per minute remain${o === 'fail' ? ': over the limit' : ''}.`,
+    detail: `This task needs about ${needed} tokens; ${Math.max(0, tpm - used)} of ${tpm} tokens per minute remain${o === 'fail' ? ': over the limit' : ''}${needed > tpm ? `, and it never fits at this limit (more than the whole ${tpm}). Shorten the description, choose an agent with less output, or move to a plan with a higher limit` : ''}.`,
     figures: { tpm, used, needed, remaining: Math.max(0, tpm - used), never_fits: needed > tpm },
   }),
   // balance: [balanceNano, heldNano, estimatedNano, spendableNano]
