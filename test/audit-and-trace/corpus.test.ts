@@ -87,6 +87,18 @@ describe('unsafe-post-retry after a timeout', () => {
     ]);
   });
 
+  it('sandbox.fetch gives up at the client timeout, not after the delay, and the audit still sees the slow answer', async () => {
+    const door = viaFetch(OPTIONS);
+    const client = clientOf(door);
+    // A minute of latency: without the abort told at once, this test would run into its own timeout.
+    door.sandbox.useScenario('latency', { accountId: 'acc_pro', ms: 60_000 });
+    const first = await client.send('POST', '/ext/tasks', { body: TASK, timeoutMs: 1 });
+    expect(first.error?.name).toMatch(/Abort|Timeout/);
+    door.sandbox.clearScenarios();
+    await client.send('POST', '/ext/tasks', { body: TASK });
+    expect(door.sandbox.audit().map((f) => f.rule)).toEqual(['unsafe-post-retry']);
+  }, 10_000);
+
   it("toHaveCleanAudit fails on it, naming each flagged request's method, path, status and request id", async () => {
     const door = viaFetch(OPTIONS);
     const client = clientOf(door);
