@@ -197,7 +197,7 @@ describe('the executable', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     const lines = stderr.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^agent-work-sandbox: Unknown option '--bogus'/);
+    expect(lines[0]).toMatch(/^agent-work-sandbox: Unknown option --bogus\./);
     expect(lines.length).toBeLessThanOrEqual(2);
     expect(stderr).not.toMatch(/^\s+at /m);
   });
