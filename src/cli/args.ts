@@ -102,7 +102,7 @@ function int({ raw, from }: Given, fallback: number, min: number, max: number): 
 /** ` Did you mean X?` when one of the candidates is close to what was typed, else nothing. */
 export function didYouMean(typed: string, candidates: readonly string[]): string {
   if (candidates.length === 0) return '';
-  const best = closest(typed, candidates as string[]);
+  const best = closest(typed, [...candidates]);
   return distance(typed, best) <= Math.max(2, Math.floor(best.length / 3)) ? ` Did you mean ${best}?` : '';
 }
 
@@ -159,7 +159,8 @@ function joinNegativeValues(argv: string[]): string[] {
   const out: string[] = [];
   argv.forEach((arg, i) => {
     const previous = argv[i - 1];
-    if (previous !== undefined && takesValue.has(previous) && /^-[0-9.]/.test(arg)) out[out.length - 1] += `=${arg}`;
+    if (previous !== undefined && takesValue.has(previous) && /^-[0-9.]/.test(arg))
+      out.splice(-1, 1, `${previous}=${arg}`);
     else out.push(arg);
   });
   return out;
