@@ -127,13 +127,16 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
     },
     snapshot() {
       settle(engine);
-      return { ...toSnapshot(engine.state, engine.seed, clock.now()), webhooks: hooks.save() };
+      return { ...toSnapshot(engine.state, engine.seed, clock.now()), clock: clockMode, webhooks: hooks.save() };
     },
     restore(snapshot) {
       engine.state = fromSnapshot(snapshot);
       dropBeyondRetention(engine);
       if (Number.isSafeInteger(snapshot.seed)) engine.seed = snapshot.seed;
-      if (clockMode === 'manual' && Number.isFinite(snapshot.now)) clock.set(snapshot.now);
+      // The saved time resumes unless both clocks are real: a manual state on a real clock must not jump to today and
+      // grant every monthly credit in between. Between two real clocks, the time that passed while stopped counts.
+      const resume = clockMode === 'manual' || snapshot.clock === 'manual';
+      if (resume && Number.isFinite(snapshot.now)) clock.set(snapshot.now);
       else settle(engine);
       if (snapshot.webhooks) hooks.load(snapshot.webhooks);
       settleLoop?.arm();
@@ -143,7 +146,10 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
       return server.listen(sandbox, { handlers: options.handlers, ...checkListenOptions(listenOptions) });
     },
     webhooks: hooks,
-    seed,
+    // A restored state brings its own seed.
+    get seed() {
+      return engine.seed;
+    },
     baseUrl: options.baseUrl,
     basePath,
   };

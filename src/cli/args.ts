@@ -19,6 +19,8 @@ export interface CliConfig {
   scenarios: ScenarioName[];
   fixtures: string | undefined;
   state: string | undefined;
+  /** The flags given that a loaded `--state` file replaces (`--seed`, `--fixtures`), so the CLI can say which wins. */
+  replacedByState: string[];
   /** `--state-sync`: when the state file is written (see src/server/durable-state.ts). */
   stateSync: StateSync;
   handlers: string | undefined;
@@ -216,6 +218,10 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     scenarios: scenarioNames(v.scenario ?? []),
     fixtures: v.fixtures,
     state: v.state,
+    replacedByState: [
+      ...(v.seed !== undefined || env[`${ENV_PREFIX}SEED`] !== undefined ? ['--seed'] : []),
+      ...(v.fixtures !== undefined ? ['--fixtures'] : []),
+    ],
     stateSync: stateSync(v['state-sync']),
     handlers: v.handlers,
     controlToken: v['control-token'],

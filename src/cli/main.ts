@@ -119,7 +119,12 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
   });
-  if (config.state && restoreStateFile(sandbox, config.state)) releaseLoadMemory();
+  const restored = config.state ? restoreStateFile(sandbox, config.state) : undefined;
+  if (restored) releaseLoadMemory();
+  if (restored && config.replacedByState.length > 0)
+    io.stderr(
+      `agent-work-sandbox: ${config.state} holds a saved state (seed ${restored.seed}): it wins over ${config.replacedByState.join(' and ')}.\n`,
+    );
   // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
   const saver = config.state
     ? createStateSaver(
@@ -144,7 +149,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
       : banner(sandbox, {
           version,
           url: server.url,
-          seed: config.seed,
+          seed: restored?.seed ?? config.seed,
           clock: config.clock,
           scenarios: config.scenarios,
           controlToken: server.controlToken,
@@ -176,16 +181,16 @@ function exportedFixtures(value: string, seed: number): FixtureSet {
 
 /**
  * `--state FILE` at start: writable (fail now, not at exit after a session's work), and loaded when it exists (then
- * true).
+ * its seed, which the banner shows).
  */
-function restoreStateFile(sandbox: Sandbox, path: string): boolean {
+function restoreStateFile(sandbox: Sandbox, path: string): { seed: number } | undefined {
   assertStateWritable(path);
   removeStaleTempFiles(path);
   const saved = loadStateFile(path);
-  if (saved === undefined) return false;
+  if (saved === undefined) return undefined;
   try {
     sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
-    return true;
+    return { seed: sandbox.seed };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     throw new StateFileError(
