@@ -17,13 +17,19 @@ const run = promisify(execFile);
 const INSTALL_MS = 300_000;
 const SUITE_MS = 120_000;
 
-// The versions a consumer would pick (STACK.md); no babel package: the preset brings what Jest needs.
+// The versions a consumer would pick (STACK.md), and the Jest preset's optional peer (Jest brings @babel/core).
 const MSW = process.env.CONSUMER_MSW === '3' ? 'msw@^3' : 'msw@~2.15.0';
 function nodeAtLeast(major: number, minor: number): boolean {
   const [a = 0, b = 0] = process.versions.node.split('.').map(Number);
   return a > major || (a === major && b >= minor);
 }
-const DEV_DEPENDENCIES = [MSW, 'vitest@~4.1.12', 'jest@^30', 'axios@^1'];
+const DEV_DEPENDENCIES = [
+  MSW,
+  'vitest@~4.1.12',
+  'jest@^30',
+  'axios@^1',
+  '@babel/plugin-transform-modules-commonjs@^7',
+];
 
 let dir = '';
 let installWarnings = '';
