@@ -7,7 +7,11 @@
 const { presetProblem } = require('./jest-preset-check.cjs');
 
 const problem = presetProblem();
-if (problem) throw new Error(`agent-work-sandbox/jest-preset: ${problem}`);
+if (problem) {
+  const error = new Error(`agent-work-sandbox/jest-preset: ${problem}`);
+  error.stack = error.message; // the line says what to do; a stack of Jest's config loader would bury it
+  throw error;
+}
 
 exports.testEnvironment = 'node';
 exports.transform = {
