@@ -66,7 +66,7 @@ const commandLines = (code: string) =>
     .map((l) => l.replace(/\s+#.*$/, '').trim())
     .filter(Boolean);
 const run = promisify(execFile);
-const CHILD_ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+const CHILD_ENV: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
 for (const name of ['PORT', 'AGENT_WORK_SANDBOX_PORT', 'AGENT_WORK_SANDBOX_SEED', 'AGENT_WORK_SANDBOX_HOST'])
   delete CHILD_ENV[name];
 
@@ -175,20 +175,20 @@ describe("the README's code blocks", () => {
   it('Jest: the config loads in a "type": "module" project and in a CommonJS one, and its preset resolves', async () => {
     const block = one('jestConfig');
     const name = /^\/\/ (jest\.config\.\w+)/.exec(block.code)![1]!;
-    const configs = [];
+    const configs: object[] = [];
     for (const type of ['module', 'commonjs']) {
       const dir = join(project, `jest-${type}`);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ type }));
       writeFileSync(join(dir, name), block.code);
-      configs.push(await loadConfig(join(dir, name)));
+      configs.push((await loadConfig(join(dir, name))) as object);
     }
     expect(configs[0]).toEqual(configs[1]);
     expect(configs[0]).toEqual({ preset: 'agent-work-sandbox' });
     // Jest looks the preset up as `<preset>/jest-preset`; the consumer test runs Jest with this same preset.
     expect(createRequire(join(project, 'x.js')).resolve('agent-work-sandbox/jest-preset')).toMatch(/jest-preset\.cjs$/);
     const consumer = createRequire(import.meta.url)('./consumer/jest/jest.config.cjs') as object;
-    expect(consumer).toMatchObject(configs[0]);
+    expect(consumer).toMatchObject(configs[0]!);
   });
 
   it('Jest: the same config named jest.config.js would not load in a "type": "module" project (the check can fail)', async () => {
