@@ -39,6 +39,20 @@ describe('docs links', () => {
     ]);
   });
 
+  it('every file the Assumptions tables name as "where in the code" exists', () => {
+    const tables = ['README.md', 'docs/reference/assumptions.md'].map((f) => readFileSync(join(ROOT, f), 'utf8'));
+    const named = tables.flatMap((t) =>
+      t
+        .split('\n')
+        .filter((line) => line.startsWith('|'))
+        .flatMap((line) =>
+          [...(line.split('|').at(-2) ?? '').matchAll(/`((?:src|test)\/[^`\s]+)`/g)].map((m) => m[1]!),
+        ),
+    );
+    expect(named.length).toBeGreaterThan(30);
+    expect(named.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
   it.each(FILES.map((f) => [relative(ROOT, f), f]))('every relative link of %s resolves', (_name, file) => {
     const broken = relativeLinks(readFileSync(file, 'utf8')).filter((target) => {
       const path = relative(ROOT, join(dirname(file), decodeURIComponent(target.replace(/[#?].*$/, ''))));
