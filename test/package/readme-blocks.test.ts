@@ -72,6 +72,9 @@ for (const name of ['PORT', 'AGENT_WORK_SANDBOX_PORT', 'AGENT_WORK_SANDBOX_SEED'
 
 const HAS_CURL = (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, 'curl')));
 
+// The child Vitest shares the machine with the rest of the suite: room for a slow run.
+const CHILD_MS = 150_000;
+
 let project = '';
 
 /** A consumer project: every package of ours linked into its node_modules, and this package as an installed one. */
@@ -148,26 +151,30 @@ describe("the README's code blocks", () => {
     30_000,
   );
 
-  it('Vitest: every block passes in a child Vitest, and an msw one lets no unmocked request out', async () => {
-    const files = of('vitest').map((b, i) => {
-      const name = /^\/\/ (\S+\.test\.ts)/.exec(b.code)?.[1] ?? `block-${i}.test.ts`;
-      const titles = [...b.code.matchAll(/^it\('([^']+)'/gm)].map((m) => m[1]!);
-      const usesMsw = b.code.includes('setupSandbox') || b.code.includes('setupServer');
-      writeFileSync(join(project, name), usesMsw ? b.code + unmockedCheck(UNMOCKED_TITLE) : b.code);
-      return { name, titles: usesMsw ? [...titles, UNMOCKED_TITLE] : titles };
-    });
-    expect(files.length).toBeGreaterThanOrEqual(2);
-    writeFileSync(join(project, 'control.test.ts'), CONTROL_BLOCK + unmockedCheck(CONTROL_TITLE));
-    const statuses = await runVitest();
-    const passed = [...statuses].filter(([, s]) => s.status === 'passed').map(([title]) => title);
-    const failures = [...statuses].flatMap(([, s]) => s.failureMessages);
-    expect(passed.filter((t) => t !== CONTROL_TITLE).sort(), failures.join('\n')).toEqual(
-      files.flatMap((f) => f.titles).sort(),
-    );
-    // The check can fail: msw 3 ignores `onUnhandledRequest`, so there an unmocked request of the control passes.
-    const mswMajor = Number(createRequire(join(ROOT, 'package.json'))('msw/package.json').version.split('.')[0]);
-    expect(statuses.get(CONTROL_TITLE)?.status).toBe(mswMajor >= 3 ? 'failed' : 'passed');
-  }, 90_000);
+  it(
+    'Vitest: every block passes in a child Vitest, and an msw one lets no unmocked request out',
+    async () => {
+      const files = of('vitest').map((b, i) => {
+        const name = /^\/\/ (\S+\.test\.ts)/.exec(b.code)?.[1] ?? `block-${i}.test.ts`;
+        const titles = [...b.code.matchAll(/^it\('([^']+)'/gm)].map((m) => m[1]!);
+        const usesMsw = b.code.includes('setupSandbox') || b.code.includes('setupServer');
+        writeFileSync(join(project, name), usesMsw ? b.code + unmockedCheck(UNMOCKED_TITLE) : b.code);
+        return { name, titles: usesMsw ? [...titles, UNMOCKED_TITLE] : titles };
+      });
+      expect(files.length).toBeGreaterThanOrEqual(2);
+      writeFileSync(join(project, 'control.test.ts'), CONTROL_BLOCK + unmockedCheck(CONTROL_TITLE));
+      const statuses = await runVitest();
+      const passed = [...statuses].filter(([, s]) => s.status === 'passed').map(([title]) => title);
+      const failures = [...statuses].flatMap(([, s]) => s.failureMessages);
+      expect(passed.filter((t) => t !== CONTROL_TITLE).sort(), failures.join('\n')).toEqual(
+        files.flatMap((f) => f.titles).sort(),
+      );
+      // The check can fail: msw 3 ignores `onUnhandledRequest`, so there an unmocked request of the control passes.
+      const mswMajor = Number(createRequire(join(ROOT, 'package.json'))('msw/package.json').version.split('.')[0]);
+      expect(statuses.get(CONTROL_TITLE)?.status).toBe(mswMajor >= 3 ? 'failed' : 'passed');
+    },
+    CHILD_MS + 30_000,
+  );
 
   it('Jest: the config loads in a "type": "module" project and in a CommonJS one, and its preset resolves', async () => {
     const block = one('jestConfig');
@@ -244,9 +251,13 @@ async function runVitest(): Promise<Map<string, { status: string; failureMessage
   writeFileSync(join(project, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'] } };\n");
   const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
   const args = [vitest, 'run', '--root', project, '--reporter=json', '--outputFile=result.json'];
-  // A failing test makes Vitest exit 1; the JSON report says which.
-  await run(process.execPath, args, { cwd: project, env: CHILD_ENV, timeout: 60_000 }).catch((e: Error) => e);
-  const result = JSON.parse(readFileSync(join(project, 'result.json'), 'utf8')) as VitestJson;
+  // A failing test makes Vitest exit 1, and the JSON report says which; no report means Vitest itself failed.
+  const outcome = await run(process.execPath, args, { cwd: project, env: CHILD_ENV, timeout: CHILD_MS }).catch(
+    (e: Error & { stderr?: string }) => e,
+  );
+  const report = join(project, 'result.json');
+  if (!existsSync(report)) throw new Error(`the child Vitest wrote no report: ${String(outcome.stderr)}`);
+  const result = JSON.parse(readFileSync(report, 'utf8')) as VitestJson;
   const statuses = new Map<string, { status: string; failureMessages: string[] }>();
   for (const file of result.testResults) {
     if (file.message) statuses.set(`file: ${file.message}`, { status: 'failed', failureMessages: [file.message] });
