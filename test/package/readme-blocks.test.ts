@@ -176,6 +176,25 @@ describe("the README's code blocks", () => {
     CHILD_MS + 30_000,
   );
 
+  // The declarations are built by `npx tsup` (CI's msw 3 leg builds JavaScript only, so it skips this case).
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'index.d.ts')))(
+    'TypeScript: the ts blocks compile in a strict project that resolves the package as Node does',
+    async () => {
+      const dir = join(project, 'types');
+      mkdirSync(dir, { recursive: true });
+      BLOCKS.filter((b) => b.lang === 'ts').forEach((b, i) => writeFileSync(join(dir, `block-${i}.ts`), b.code));
+      const compilerOptions = { strict: true, module: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true };
+      const config = { compilerOptions: { ...compilerOptions, lib: ['es2022', 'dom'], types: ['node'] } };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...config, include: ['*.ts'] }));
+      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const outcome = await run(process.execPath, [tsc, '-p', dir], { env: CHILD_ENV, timeout: CHILD_MS }).catch(
+        (e: Error & { stdout?: string }) => e,
+      );
+      expect(outcome instanceof Error ? outcome.stdout : '').toBe('');
+    },
+    CHILD_MS + 30_000,
+  );
+
   it('Jest: the config loads in a "type": "module" project and in a CommonJS one, and its preset resolves', async () => {
     const block = one('jestConfig');
     const name = /^\/\/ (jest\.config\.\w+)/.exec(block.code)![1]!;
