@@ -4,7 +4,8 @@
 # Run after the install step of .ci/run:  bash .ci/matrix.sh [test files…]
 # Without test files, the Node 22/24 and msw 3 legs run a lean subset (SUBSET) that covers what differs between
 # runtimes and msw majors: the consumer project (Jest preset, Vitest, an unmocked request), the test helper, the CLI,
-# both doors. The msw 3 leg runs the consumer tests with msw 3 (CONSUMER_MSW=3).
+# both doors, the README's code blocks. The msw 3 leg runs the consumer tests and the README's blocks with msw 3
+# (CONSUMER_MSW=3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -14,7 +15,7 @@ start=$(date +%s)
 
 LEGS=${LEGS:-node20 node22 node24 msw3}
 leg() { [[ " $LEGS " == *" $1 "* ]]; }
-SUBSET=${SUBSET:-test/package/consumer.test.ts test/package/vitest-helper.test.ts test/cli/cli.test.ts test/cli/cli-start.test.ts test/api/doors.test.ts test/server/server.test.ts}
+SUBSET=${SUBSET:-test/package/consumer.test.ts test/package/readme-blocks.test.ts test/package/vitest-helper.test.ts test/cli/cli.test.ts test/cli/cli-start.test.ts test/api/doors.test.ts test/server/server.test.ts}
 if [ $# -gt 0 ]; then FILES=("$@"); else read -r -a FILES <<< "$SUBSET"; fi
 
 # node@N from the npm registry; prints the path of its binary.

@@ -16,7 +16,7 @@ import { createRecordsRouter } from './control-records.js';
 import { controlErrorHandler, sendError } from './control-errors.js';
 
 /**
- * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
+ * The control API (docs/reference/control-api.md) under `/__sandbox`: no API key, no rate limit, not counted in usage.
  */
 export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
   const router = express.Router();

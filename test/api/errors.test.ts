@@ -1,5 +1,5 @@
 /**
- * One error tree (README, "Errors"): every error the package throws derives from SandboxError, is exported, and
+ * One error tree (docs/reference/errors.md): every error the package throws derives from SandboxError, is exported, and
  * carries a stable `code`; the control API answers each with the error shape.
  */
 import { readFileSync, readdirSync } from 'node:fs';
