@@ -4,6 +4,7 @@ import { JSON_CONTENT_TYPE } from '../core/handle.js';
 import { iso } from '../core/iso.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { StateSnapshot } from '../model/state.js';
+import { parseDuration } from '../model/clock.js';
 import { createOpenApiDocument } from '../core/openapi.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
@@ -33,7 +34,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.use(createRecordsRouter(sandbox));
   router.post('/clock', (req, res) => {
     const b = body(controlBodies.clock, req);
-    if ('advance' in b) sandbox.clock.advance(b.advance);
+    if ('advance' in b) sandbox.clock.advance(parseDuration(b.advance));
     else if ('set' in b) sandbox.clock.set(b.set);
     res.json({ now: iso(sandbox.clock.now()), mode: sandbox.clock.mode });
   });
