@@ -35,7 +35,7 @@ const QUERY_ERROR = /^Invalid query parameter '([^']+)'/;
 const KEY_IN_QUERY = /(^|&)(api[_-]?key|apikey|access_token|token|key)=|ak_/i;
 
 /**
- * The request core: a plain request in, a plain response out. Runs the checks in the order of README.md, "Errors"
+ * The request core: a plain request in, a plain response out. Runs the checks in the order of docs/reference/errors.md
  * (key → rate → route → scope → body → resource → money and tokens), then the route; every answer, error or not,
  * leaves through `finish`, which sets the rate-limit headers.
  */
