@@ -1,10 +1,10 @@
 /**
  * `agent-work-sandbox/matchers`: `expect(sandbox).toHaveCleanAudit()` for Vitest and Jest, so that a consumer's suite
- * fails when its client breaks a rule of the integration audit (docs/audit.md). Nothing here imports the runner:
+ * fails when its client breaks a rule of the integration audit (docs/guides/explain-and-audit.md). Nothing here imports the runner:
  * register the matchers with the runner's own `expect.extend(auditMatchers)`.
  */
 import type { AuditFinding } from './audit/auditor.js';
-import { describeFinding } from './audit/describe.js';
+import { describeFinding, describeRequests } from './audit/describe.js';
 import type { AuditRuleName, Severity } from './audit/catalog.js';
 
 export interface CleanAuditOptions {
@@ -16,7 +16,7 @@ export interface CleanAuditOptions {
   ignore?: AuditRuleName[];
 }
 
-/** The matcher's types, to add to the runner's (see the README). */
+/** The matcher's types, to add to the runner's (see docs/guides/explain-and-audit.md). */
 export interface AuditMatchers<R = unknown> {
   /** Passes when the audit has no finding at `severity` or worse (default: no `error` finding). */
   toHaveCleanAudit(options?: CleanAuditOptions): R;
@@ -56,7 +56,7 @@ export const auditMatchers = {
       message: () =>
         pass
           ? `expected the integration audit to have ${worst} findings, but it has none`
-          : `expected a clean integration audit, but it has ${failing.length} ${worst} finding${failing.length === 1 ? '' : 's'} (sandbox.explain(id) shows a request's trace):\n${failing.map((f) => `  - ${describeFinding(f)}`).join('\n')}`,
+          : `expected a clean integration audit, but it has ${failing.length} ${worst} finding${failing.length === 1 ? '' : 's'} (sandbox.explain(id) shows a request's trace):\n${failing.map((f) => [`  - ${describeFinding(f)}`, ...describeRequests(f)].join('\n')).join('\n')}`,
     };
   },
 };

@@ -31,6 +31,7 @@ describe('retry-before-reset', () => {
       last_request_id: 'req_000003',
       fix: AUDIT_RULES.find((r) => r.rule === 'retry-before-reset')!.fix,
       account_id: 'acc_pro',
+      requests: [{ request_id: 'req_000003', method: 'GET', path: '/ext/usage', status: 429 }],
     });
   });
 
@@ -281,8 +282,8 @@ describe('audit', () => {
     }
   });
 
-  it('docs/audit.md shows every rule of the catalogue with its severity, description and fix', () => {
-    const doc = readFileSync(new URL('../../docs/audit.md', import.meta.url), 'utf8');
+  it('docs/guides/explain-and-audit.md shows every rule of the catalogue with its severity, description and fix', () => {
+    const doc = readFileSync(new URL('../../docs/guides/explain-and-audit.md', import.meta.url), 'utf8');
     for (const r of AUDIT_RULES)
       expect(doc).toContain(`| \`${r.rule}\` | ${r.severity} | ${r.description} | ${r.fix} |`);
   });
