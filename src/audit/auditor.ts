@@ -36,7 +36,7 @@ export interface AuditFinding {
 }
 
 /** One request a finding points at. */
-export interface FlaggedRequest {
+interface FlaggedRequest {
   request_id: string;
   method: string;
   /** Below the base path, keys masked, without the query. */

@@ -14,7 +14,7 @@ export interface UnsafePosts {
 }
 
 /** A retry of an uncertain POST counts within this much sandbox time of it (a client that times out retries soon). */
-export const UNSAFE_RETRY_WINDOW_MS = 10 * 60_000;
+const UNSAFE_RETRY_WINDOW_MS = 10 * 60_000;
 const MAX_PENDING = 1_000;
 const MAX_GROUPS = 100;
 const TASK_ID = /"id"\s*:\s*"([^"]+)"/;

@@ -14,7 +14,7 @@ export function auditSummary(sandbox: Pick<SandboxCore, 'audit'>): string {
 }
 
 /** Exit code when the CLI should fail on audit findings at or above `level` (`--fail-on-audit`). */
-export const AUDIT_EXIT_CODE = 3;
+const AUDIT_EXIT_CODE = 3;
 
 /** The exit code at shutdown: 3 (said on stderr) when findings at or above `level` exist, else 0. */
 export function auditExitCode(

@@ -4,7 +4,7 @@ import type { Agent } from '../model/types.js';
 const CHARS_PER_TOKEN = 4;
 
 /** The tokens of a text, by the one rule of both sides: ⌈characters ÷ 4⌉. */
-export function countTokens(text: string): number {
+function countTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 

@@ -16,7 +16,7 @@ export interface Client {
   wait(ms: number): void;
 }
 
-export interface SendOptions {
+interface SendOptions {
   /** Default: the admin key of acc_pro, in the Authorization header; null: no key. */
   key?: string | null;
   /** An object is sent as JSON with Content-Type: application/json; a string as is. */
