@@ -5,6 +5,7 @@ import { iso } from '../core/iso.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { StateSnapshot } from '../model/state.js';
 import { createOpenApiDocument } from '../core/openapi.js';
+import type { StateFileStatus } from './durable-state.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import { controlBodies, parseInput, scenarioClearQuery } from '../schemas.js';
@@ -17,7 +18,11 @@ import { controlErrorHandler, sendError } from './control-errors.js';
 /**
  * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
  */
-export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
+export function createControlRouter(
+  sandbox: Sandbox,
+  controlToken: string | undefined,
+  stateFileStatus?: () => StateFileStatus,
+): express.Router {
   const router = express.Router();
   // The API description holds no secret: served without the control token, so a code generator can fetch it.
   router.get('/openapi.json', openApiRoute(sandbox));
@@ -25,10 +30,13 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.use(requireControlToken(controlToken));
   router.use(readControlBody);
 
-  router.use(createInspectorRouter(sandbox));
+  router.use(createInspectorRouter(sandbox, stateFileStatus));
   router.get('/overview', (req, res) => {
     const n = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : undefined);
-    res.json(sandbox.overview({ tasks: n(req.query.tasks), requests: n(req.query.requests) }));
+    res.json({
+      ...sandbox.overview({ tasks: n(req.query.tasks), requests: n(req.query.requests) }),
+      state_file: stateFileStatus?.() ?? null,
+    });
   });
   router.use(createRecordsRouter(sandbox));
   router.post('/clock', (req, res) => {
