@@ -55,7 +55,13 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   const answered = answerTracker(inFlight, () => closing);
   const { apiDoor, preflightDoor } = apiDoors(sandbox, () => closing, options.handlers, answered);
 
-  const { viaSlow, preload } = slowPathLoader(sandbox, basePath, controlToken, isLoopback(host), options.stateFileStatus);
+  const { viaSlow, preload } = slowPathLoader(
+    sandbox,
+    basePath,
+    controlToken,
+    isLoopback(host),
+    options.stateFileStatus,
+  );
   const [apiPrefix, apiQuery] = [`${basePath}/`, `${basePath}?`];
 
   const server = createServer(serverTimeouts(options), (req: IncomingMessage, res: ServerResponse) => {
@@ -177,7 +183,9 @@ function slowPathLoader(
   let slow: SlowPaths | undefined;
   let loading: Promise<SlowPaths> | undefined;
   const slowPaths = (): Promise<SlowPaths> =>
-    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, loopback, stateFileStatus))));
+    (loading ??= import('./app.js').then(
+      (m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, loopback, stateFileStatus)),
+    ));
   const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void): void => {
     if (slow) return use(slow);
     slowPaths().then(use, () => {
