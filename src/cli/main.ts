@@ -186,7 +186,10 @@ function stateSaver(sandbox: Sandbox, path: string, sync: StateSync, io: CliIo):
       io.stderr(
         `agent-work-sandbox: ${error.message}${sync === 'always' ? ' The change was refused (503).' : ' The state in memory is not on the disk; the save is retried.'}\n`,
       ),
-    rollback: () => sandbox.restore((loadStateFile(path) as StateSnapshot | undefined) ?? initial!),
+    rollback: () => {
+      const saved = (loadStateFile(path) as StateSnapshot | undefined) ?? initial;
+      if (saved) sandbox.restore(saved);
+    },
   });
 }
 

@@ -41,8 +41,8 @@ export function createControlRouter(
   router.use(createRecordsRouter(sandbox));
   router.post('/clock', (req, res) => {
     const b = body(controlBodies.clock, req);
-    if ('advance' in b) sandbox.clock.advance(b.advance);
-    else if ('set' in b) sandbox.clock.set(b.set);
+    if (b.advance !== undefined) sandbox.clock.advance(b.advance);
+    else if (b.set !== undefined) sandbox.clock.set(b.set);
     res.json({ now: iso(sandbox.clock.now()), mode: sandbox.clock.mode });
   });
   router.get('/clock', (_req, res) => {

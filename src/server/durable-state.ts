@@ -41,7 +41,8 @@ export interface StateSaver {
   stop(): Promise<void>;
   /** Saves written so far (for tests and the benchmark). */
   readonly saves: number;
-  status(): StateFileStatus;
+  /** How the saves go (a plain function: passed around unbound). */
+  status: () => StateFileStatus;
 }
 
 export interface StateSaverOptions {
@@ -123,7 +124,9 @@ export function createStateSaver(options: StateSaverOptions): StateSaver {
       }
       return error;
     },
-    flush: () => void (dirty && save()),
+    flush: () => {
+      if (dirty) save();
+    },
     stop: async () => {
       clearInterval(timer);
       await pending;
@@ -168,7 +171,7 @@ export function onAnswer(
   };
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     return head(this, args);
-  } as typeof res.writeHead;
+  };
   // An implicit head (end with the head not yet written) is taken here, so that a refused answer's body is replaced.
   res.end = function (this: ServerResponse, ...args: unknown[]) {
     res.end = end;
