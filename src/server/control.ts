@@ -34,7 +34,12 @@ export function createControlRouter(
   router.get('/overview', (req, res) => {
     const n = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : undefined);
     res.json({
-      ...sandbox.overview({ tasks: n(req.query.tasks), requests: n(req.query.requests) }),
+      ...sandbox.overview({
+        tasks: n(req.query.tasks),
+        requests: n(req.query.requests),
+        accounts: n(req.query.accounts),
+        keys: n(req.query.keys),
+      }),
       state_file: stateFileStatus?.() ?? null,
     });
   });
