@@ -26,13 +26,14 @@ function logLine(req: IncomingMessage, res: ServerResponse, ms: number, now: Dat
   const header = req.headers['x-sandbox-scenario'];
   const scenario =
     (Array.isArray(header) ? header.join(',') : header) || (key && MAGIC.exec(key)?.[1]?.replace(/_/g, '-')) || null;
+  // Every text field masked: a key may come in any of them (the path, the key, an X-Sandbox-Scenario header).
   return {
     time: now.toISOString(),
-    method: req.method ?? '',
+    method: maskKeys(req.method ?? ''),
     path: maskKeys(req.url ?? ''),
     status: res.statusCode,
     ms: Math.round(ms * 10) / 10,
-    scenario,
+    scenario: scenario === null ? null : maskKeys(scenario),
     key: key === null ? null : maskKeys(key),
   };
 }
