@@ -10,7 +10,10 @@ import { ApiError, ERRORS, errorBody, type ErrorCode } from '../rules/errors.js'
  * message echoes (from a path, a query, a Content-Type, a field name) are masked here, once for all.
  */
 export function sendErrorBody(res: Response, status: number, code: string, message: string): void {
-  res.status(status).type(JSON_CONTENT_TYPE).send(errorBody(code, maskKeys(message)));
+  res
+    .status(status)
+    .type(JSON_CONTENT_TYPE)
+    .send(errorBody(code, maskKeys(message)));
 }
 
 /** A catalogued error: its status, and its message unless another is given. */
