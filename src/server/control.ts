@@ -4,6 +4,7 @@ import { JSON_CONTENT_TYPE } from '../core/handle.js';
 import { iso } from '../core/iso.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { StateSnapshot } from '../model/state.js';
+import { parseDuration } from '../model/clock.js';
 import { createOpenApiDocument } from '../core/openapi.js';
 import type { StateFileStatus } from './durable-state.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
@@ -16,7 +17,7 @@ import { createRecordsRouter } from './control-records.js';
 import { controlErrorHandler, sendError } from './control-errors.js';
 
 /**
- * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
+ * The control API (docs/reference/control-api.md) under `/__sandbox`: no API key, no rate limit, not counted in usage.
  */
 export function createControlRouter(
   sandbox: Sandbox,
@@ -46,7 +47,7 @@ export function createControlRouter(
   router.use(createRecordsRouter(sandbox));
   router.post('/clock', (req, res) => {
     const b = body(controlBodies.clock, req);
-    if (b.advance !== undefined) sandbox.clock.advance(b.advance);
+    if (b.advance !== undefined) sandbox.clock.advance(parseDuration(b.advance));
     else if (b.set !== undefined) sandbox.clock.set(b.set);
     res.json({ now: iso(sandbox.clock.now()), mode: sandbox.clock.mode });
   });
