@@ -24,7 +24,7 @@ import { didYouMean, HELP, parseCli, UsageError, type CliConfig } from './args.j
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
-import { auditSummary } from './audit-summary.js';
+import { auditExitCode, auditSummary } from './audit-summary.js';
 import { releaseLoadMemory } from './release-memory.js';
 import { fillFromRandomDevice } from './random-device.js';
 import { useRandomSource } from '../model/key-index.js';
@@ -38,8 +38,8 @@ export interface CliIo {
 export interface CliRun {
   sandbox: Sandbox;
   server: SandboxServer;
-  /** Stops the server, saves the state file if any. */
-  stop(): Promise<void>;
+  /** Stops the server, saves the state file if any; the process's exit code (3: `--fail-on-audit` found findings). */
+  stop(): Promise<number>;
 }
 
 /**
@@ -172,7 +172,7 @@ async function serve(
         }),
   );
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
-  let stopped: Promise<void> | undefined;
+  let stopped: Promise<number> | undefined;
   return {
     sandbox,
     server,
@@ -183,6 +183,7 @@ async function serve(
         const audit = auditSummary(sandbox);
         if (audit) io.stderr(audit);
         if (config.state) saveAtExit(sandbox, config.state, io);
+        return auditExitCode(sandbox, config.failOnAudit, io);
       })()),
   };
 }
