@@ -88,7 +88,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
   const { engine, clock, initial, initialNow, auditor, hooks, settleLoop } = createEngine(options, settings);
 
   const applyInitialScenarios = () => {
-    for (const s of settings.fixtureScenarios) engine.scenarios.add(s.name, {}, s.scope);
+    for (const s of settings.fixtureScenarios) engine.scenarios.add(s.name, {}, s.scope, true);
     for (const spec of options.scenarios ?? []) {
       if (typeof spec === 'string') engine.scenarios.add(spec);
       else engine.scenarios.add(spec.name, spec.options, { accountId: spec.accountId, keyId: spec.keyId });
@@ -105,7 +105,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
       engine.seed = seed;
       engine.journal.clear();
       auditor.clear();
-      engine.scenarios.clear();
+      engine.scenarios.reset();
       engine.requestSeq = 0;
       applyInitialScenarios();
       hooks.reset();

@@ -60,19 +60,23 @@ export const keyCreateInput = lazy(() => {
 
 // ---- the control API's bodies (snake_case, as on the wire) and queries ----
 
+/** A number field's error: "not a finite number" for 1e400 (JSON's Infinity), else the field's own message. */
+const finiteOr = (message: string) => (issue: { input?: unknown }) =>
+  typeof issue.input === 'number' && !Number.isFinite(issue.input) ? 'is not a finite number' : message;
+
 const clockBody = () =>
-  z.union(
-    [
-      z.strictObject({
-        advance: z.union([z.number(), z.string()], { error: 'must be a duration ("90s") or milliseconds' }),
-      }),
-      z.strictObject({
-        set: z.union([z.number(), z.string()], { error: 'must be an ISO 8601 time or epoch milliseconds' }),
-      }),
-      z.strictObject({}),
-    ],
-    { error: 'give { "advance": "90s" | ms } or { "set": ISO 8601 }' },
-  );
+  z
+    .strictObject({
+      advance: z
+        .union([z.number(), z.string()], { error: finiteOr('must be a duration ("90s") or milliseconds') })
+        .optional(),
+      set: z
+        .union([z.number(), z.string()], { error: finiteOr('must be an ISO 8601 time or epoch milliseconds') })
+        .optional(),
+    })
+    .refine((b) => b.advance === undefined || b.set === undefined, {
+      error: 'give { "advance": "90s" | ms } or { "set": ISO 8601 }, not both',
+    });
 
 const buildControlBodies = () => {
   const { planId, balanceUsd, scopeList } = fieldSchemas();
@@ -121,12 +125,18 @@ export const scenarioClearQuery = lazy(() =>
 
 // ---- applying a schema ----
 
+/** Unknown fields named in an error at most: a body with thousands of them gets a short message. */
+const NAMED_AT_MOST = 5;
+
 /** The value as the schema reads it, or a `SandboxError` naming the first wrong field: `balance_usd: must be ≥ 0`. */
 export function parseInput<S extends z.ZodType>(
   schema: S | LazySchema<S>,
   value: unknown,
   what = 'the input',
 ): z.output<S> {
+  // A `__proto__` key (JSON.parse makes it an own field) would vanish in the parsed copy: refused like any unknown field.
+  const hidden = protoKeyIn(value);
+  if (hidden !== undefined) throw new SandboxError(`Unknown field '${hidden}' in ${what}.`);
   const result = (typeof schema === 'function' ? schema() : schema).safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -136,9 +146,25 @@ export function parseInput<S extends z.ZodType>(
 function describeIssue(issue: z.core.$ZodIssue, what: string): string {
   const field = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
-    const names = issue.keys.map((k) => (field ? `${field}.${k}` : k));
-    return `Unknown field${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')} in ${what}.`;
+    const names = issue.keys.slice(0, NAMED_AT_MOST).map((k) => `'${field ? `${field}.${k}` : k}'`.slice(0, 80));
+    const more = issue.keys.length - names.length;
+    return `Unknown field${issue.keys.length > 1 ? 's' : ''} ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''} in ${what}.`;
   }
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${field || what}: is required.`;
+  if (typeof issue.input === 'number' && !Number.isFinite(issue.input))
+    return `${field || what}: is not a finite number.`;
   return `${field || what}: ${issue.message}.`;
+}
+
+/** The path of the first own `__proto__` key in a parsed JSON value (plain objects and arrays, a bounded depth). */
+function protoKeyIn(value: unknown, path = '', depth = 0): string | undefined {
+  if (value === null || typeof value !== 'object' || depth > 64) return undefined;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return undefined; // not JSON's
+  if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return path ? `${path}.__proto__` : '__proto__';
+  for (const [k, v] of Object.entries(value)) {
+    const found = protoKeyIn(v, path ? `${path}.${k}` : k, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -39,8 +39,9 @@ const stop = () => {
       },
     );
 };
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+// Closing the terminal (SIGHUP) and SIGQUIT stop as SIGTERM does, with the state saved (Windows has no SIGQUIT).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', ...(process.platform === 'win32' ? [] : ['SIGQUIT'])])
+  process.on(signal, stop);
 
 started.catch(fail);
 

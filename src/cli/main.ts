@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
@@ -17,9 +17,10 @@ import {
   StateFileError,
 } from '../server/state-file.js';
 import { SnapshotError, type StateSnapshot } from '../model/state.js';
-import { createStateSaver } from '../server/durable-state.js';
+import { createStateSaver, type StateSaver, type StateSync } from '../server/durable-state.js';
+import { lockStateFile } from '../server/state-lock.js';
 import { StartError } from '../errors.js';
-import { didYouMean, HELP, parseCli, UsageError } from './args.js';
+import { didYouMean, HELP, parseCli, UsageError, type CliConfig } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
@@ -119,6 +120,25 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
   });
+  if (config.state) assertStateWritable(config.state);
+  const lock = config.state ? lockStateFile(config.state) : undefined;
+  let run: CliRun;
+  try {
+    run = await serve(sandbox, config, io, handlers);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  return { ...run, stop: () => run.stop().finally(() => lock?.release()) };
+}
+
+/** The server of `serve`, with its state file restored and saved as `--state-sync` says. */
+async function serve(
+  sandbox: Sandbox,
+  config: CliConfig,
+  io: CliIo,
+  handlers: RequestHandler[] | undefined,
+): Promise<CliRun> {
   const restored = config.state ? restoreStateFile(sandbox, config.state) : undefined;
   if (restored) releaseLoadMemory();
   if (restored && config.replacedByState.length > 0)
@@ -126,20 +146,14 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
       `agent-work-sandbox: ${config.state} holds a saved state (seed ${restored.seed}): it wins over ${config.replacedByState.join(' and ')}.\n`,
     );
   // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
-  const saver = config.state
-    ? createStateSaver(
-        config.state,
-        () => sandbox.snapshot(),
-        config.stateSync,
-        (error) => io.stderr(`agent-work-sandbox: ${error.message}\n`),
-      )
-    : undefined;
+  const saver = config.state ? stateSaver(sandbox, config.state, config.stateSync, io) : undefined;
   const server = await listen(sandbox, {
     handlers,
     port: config.port,
     host: config.host,
     controlToken: config.controlToken,
     beforeAnswer: config.stateSync === 'exit' ? undefined : saver?.beforeAnswer,
+    stateFileStatus: saver?.status,
   }).catch((error: unknown) => {
     throw startError(error, config.host, config.port);
   });
@@ -181,11 +195,32 @@ function exportedFixtures(value: string, seed: number): FixtureSet {
 }
 
 /**
- * `--state FILE` at start: writable (fail now, not at exit after a session's work), and loaded when it exists (then
- * its seed, which the banner shows).
+ * The saver of `--state FILE`. A failed save is loud: on stderr each time, and in the overview the inspector shows.
+ * With `always`, the write it was for is undone: the state goes back to the file's (or to the start's, before the
+ * first save), so that memory and disk stay in step.
+ */
+function stateSaver(sandbox: Sandbox, path: string, sync: StateSync, io: CliIo): StateSaver {
+  const initial = sync === 'always' && !existsSync(path) ? sandbox.snapshot() : undefined;
+  return createStateSaver({
+    path,
+    sync,
+    snapshot: () => sandbox.snapshot(),
+    onError: (error) =>
+      io.stderr(
+        `agent-work-sandbox: ${error.message}${sync === 'always' ? ' The change was refused (503).' : ' The state in memory is not on the disk; the save is retried.'}\n`,
+      ),
+    rollback: () => {
+      const saved = (loadStateFile(path) as StateSnapshot | undefined) ?? initial;
+      if (saved) sandbox.restore(saved);
+    },
+  });
+}
+
+/**
+ * `--state FILE` at start (checked writable and locked before): loaded when it exists (then its seed, which the
+ * banner shows).
  */
 function restoreStateFile(sandbox: Sandbox, path: string): { seed: number } | undefined {
-  assertStateWritable(path);
   removeStaleTempFiles(path);
   const saved = loadStateFile(path);
   if (saved === undefined) return undefined;

@@ -32,15 +32,16 @@ function logLine(req: IncomingMessage, res: ServerResponse, ms: number, now: Dat
   const header = req.headers['x-sandbox-scenario'];
   const scenario =
     (Array.isArray(header) ? header.join(',') : header) || (key && MAGIC.exec(key)?.[1]?.replace(/_/g, '-')) || null;
+  // Every text field masked: a key may come in any of them (the path, the key, an X-Sandbox-Scenario header).
   return {
     time: now.toISOString(),
-    method: req.method ?? '',
+    method: maskKeys(req.method ?? ''),
     // express strips a router's mount path (`/__sandbox`) from `url`; `originalUrl` keeps the path the client sent.
     path: maskKeys((req as { originalUrl?: string }).originalUrl ?? req.url ?? ''),
     status: res.headersSent ? res.statusCode : 0,
     error: res.headersSent ? null : networkErrors.has(res) ? 'network_error' : 'client_closed',
     ms: Math.round(ms * 10) / 10,
-    scenario,
+    scenario: scenario === null ? null : maskKeys(scenario),
     key: key === null ? null : maskKeys(key),
   };
 }

@@ -6,19 +6,22 @@ export function maskedHeaders(headers: Record<string, string>): Record<string, s
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    out[lower] = SECRET_HEADERS.has(lower) && !value.includes('ak_') ? (value === '' ? '' : '…') : maskKeys(value);
+    out[maskKeys(lower)] =
+      SECRET_HEADERS.has(lower) && !value.includes('ak_') ? (value === '' ? '' : '…') : maskKeys(value);
   }
   return out;
 }
 
 /**
  * API keys in a text (a path, a query, a header, a body) shown masked: `ak_AbCd…` (a short one as `ak_…`). No log
- * holds a whole key, in any encoding: a text with percent-escapes (`ak%5F…`, `%61k_…`, twice encoded) is decoded
- * first, and when a key shows up decoded the decoded text is what is kept, masked.
+ * holds a whole key, in any encoding: percent-escapes (`ak%5F…`, `%61k_…`, encoded again and again) and JSON escapes
+ * (`\u0061k_…`) are decoded until nothing changes, and when a key shows up decoded the decoded text is what is kept,
+ * masked. A text still encoded after `DECODE_ROUNDS` rounds is suspicious: it is hidden whole.
  */
 export function maskKeys(text: string): string {
-  if (text.includes('%')) {
+  if (text.includes('%') || text.includes('\\u')) {
     const decoded = decodeAll(text);
+    if (decoded === undefined) return STILL_ENCODED;
     if (KEY_ANYCASE.test(decoded)) return decoded.replace(KEY_PATTERN_ANYCASE, maskOnce);
   }
   return KEY_ANYCASE.test(text) ? text.replace(KEY_PATTERN_ANYCASE, maskOnce) : text;
@@ -35,22 +38,33 @@ function maskOnce(key: string, offset: number, text: string): string {
 const KEY_ANYCASE = /ak_/i;
 const KEY_PATTERN_ANYCASE = /ak_[A-Za-z0-9_-]+/gi;
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+const JSON_ESCAPE = /\\u([0-9A-Fa-f]{4})/g;
+/** Rounds of decoding at most: far more than any honest client encodes, and a bound on the work. */
+const DECODE_ROUNDS = 16;
 
-/** Percent-escapes decoded, up to three rounds (a key encoded twice or thrice); bytes that are not UTF-8 stay as given. */
-function decodeAll(text: string): string {
+/** What stands for a text that is still encoded after every round of decoding. */
+export const STILL_ENCODED = `[hidden: still encoded after ${DECODE_ROUNDS} rounds of decoding]`;
+
+/**
+ * Percent- and JSON escapes decoded until nothing changes (bytes that are not UTF-8 stay as given); undefined when
+ * the text still changes after `DECODE_ROUNDS` rounds.
+ */
+function decodeAll(text: string): string | undefined {
   let out = text;
-  for (let round = 0; round < 3 && out.includes('%'); round++) {
-    const next = out.replace(ESCAPES, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-    if (next === out) break;
+  for (let round = 0; round <= DECODE_ROUNDS; round++) {
+    const next = out
+      .replace(ESCAPES, (run) => {
+        try {
+          return decodeURIComponent(run);
+        } catch {
+          return run;
+        }
+      })
+      .replace(JSON_ESCAPE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    if (next === out) return out;
     out = next;
   }
-  return out;
+  return undefined;
 }
 
 /** One key, masked: its first four characters after `ak_` when it is long enough to keep most of it hidden. */

@@ -149,7 +149,7 @@ function operationOf(
         name: 'cursor',
         in: 'query',
         required: false,
-        schema: { type: 'string' },
+        schema: { type: 'string', minLength: 1 },
         description: 'The `next_cursor` of the previous page.',
       },
     );
@@ -255,8 +255,10 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
           name: 'X-Sandbox-Scenario',
           in: 'header',
           required: false,
-          description: 'Sandbox only: scenarios to apply to this request, comma-separated.',
-          schema: { type: 'string', examples: SCENARIO_NAMES.slice(0, 3) },
+          description:
+            'Sandbox only: a scenario of the catalogue to apply to this request (several may be given, comma-separated). An unknown name answers 400 invalid_request.',
+          // Neutral examples: a client or a generator that tries them gets slower answers, not injected faults.
+          schema: { type: 'string', enum: [...SCENARIO_NAMES], examples: ['latency', 'slow-tasks'] },
         },
       },
     },

@@ -3,10 +3,15 @@ import { limitsOf } from '../rules/accounts.js';
 import { WINDOW_MS } from '../rules/rate-limit.js';
 import type { Engine } from './engine.js';
 import { iso } from './iso.js';
+import { maskKey } from './mask.js';
 import type { SummaryFields } from './journal.js';
 import { accountView, taskView } from './views.js';
 
 export interface OverviewOptions {
+  /** Accounts to include (the first ones, in creation order). Default 200; `account_count` tells how many there are. */
+  accounts?: number;
+  /** Keys to include (the first ones, in creation order), shown by their prefix only. Default 200. */
+  keys?: number;
   /** Most recent tasks to include. Default 200. */
   tasks?: number;
   /** Most recent journal entries to include. Default 100. */
@@ -16,6 +21,17 @@ export interface OverviewOptions {
    * `request_summaries`; `filter` keeps some only (the newest `limit` it accepts).
    */
   requestSummaries?: { limit?: number; filter?: (e: SummaryFields) => boolean };
+}
+
+/** Accounts and keys listed by default: one read stays small however many the sandbox holds. */
+const LISTED = 200;
+
+/** The first `n` values of an iterator, without copying the rest. */
+function first<T>(values: Iterable<T>, n: number): T[] {
+  const out: T[] = [];
+  if (n <= 0) return out;
+  for (const v of values) if (out.push(v) >= n) break;
+  return out;
 }
 
 /**
@@ -36,7 +52,7 @@ function versionOf(engine: Engine): string {
 export function overview(engine: Engine, options: OverviewOptions = {}) {
   const { state } = engine;
   const now = engine.clock.now();
-  const accounts = [...state.accounts.values()].map((a) => {
+  const accounts = first(state.accounts.values(), options.accounts ?? LISTED).map((a) => {
     const limits = limitsOf(a, PLANS[a.plan]);
     const bucket = state.buckets.get(a.id);
     const live = bucket !== undefined && now < bucket.windowStart + WINDOW_MS;
@@ -52,9 +68,10 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
       period_cost_usd: a.usage.costNano / 1e9,
     };
   });
-  const keys = [...state.keysById.values()].map((k) => ({
+  // A key's prefix only: the whole key comes from the banner, GET /__sandbox/keys and `sandbox.keys`.
+  const keys = first(state.keysById.values(), options.keys ?? LISTED).map((k) => ({
     id: k.id,
-    key: k.key,
+    key: maskKey(k.key),
     account_id: k.accountId,
     scopes: k.scopes,
     label: k.label,
@@ -81,7 +98,9 @@ export function overview(engine: Engine, options: OverviewOptions = {}) {
     now: iso(now),
     clock: engine.clock.mode,
     accounts,
+    account_count: state.accounts.size,
     keys,
+    key_count: state.keysById.size,
     agents,
     tasks,
     task_count: state.tasks.size,

@@ -36,6 +36,8 @@ export interface State {
   /** By the key's value (`ak_…`): the lookup of every request, by keyed hash and constant-time comparison. */
   keys: KeyIndex;
   keysById: Map<string, ApiKey>;
+  /** Each account's keys: a key creation counts its account's keys, not every key of the sandbox. */
+  keysByAccount: Map<string, ApiKey[]>;
   agents: Agent[];
   agentIndex: Map<string, number>;
   /** Bumped whenever the catalog changes, so cached list pages can be dropped. */
@@ -84,6 +86,9 @@ export function newAccount(
 export function addKey(state: State, key: ApiKey): void {
   state.keys.set(key.key, key);
   state.keysById.set(key.id, key);
+  const own = state.keysByAccount.get(key.accountId);
+  if (own) own.push(key);
+  else state.keysByAccount.set(key.accountId, [key]);
 }
 
 // Versions are unique across states, so a page cached for one state is never served for a restored or reset one.
@@ -100,6 +105,7 @@ function emptyState(): State {
     accounts: new Map(),
     keys: new KeyIndex(),
     keysById: new Map(),
+    keysByAccount: new Map(),
     agents: [],
     agentIndex: new Map(),
     catalogVersion: 0,

@@ -54,7 +54,9 @@ export function keysApi(engine: Engine, seed: number): SandboxCore['keys'] {
       const owner = accountOf(engine, accountId);
       parseInput(keyCreateInput, input, 'the key');
       const plan = PLANS[owner.plan];
-      const live = [...state.keysById.values()].filter((k) => k.accountId === owner.id && !k.revoked).length;
+      // Counted only where the plan has a bound, among the account's own keys: a creation does not read every key.
+      let live = 0;
+      if (plan.maxKeys !== null) for (const k of state.keysByAccount.get(owner.id) ?? []) if (!k.revoked) live += 1;
       if (plan.maxKeys !== null && live >= plan.maxKeys) {
         throw new SandboxError(
           `The ${plan.name} plan allows ${String(plan.maxKeys)} API key${plan.maxKeys === 1 ? '' : 's'} per account; account '${owner.id}' has ${String(live)}. Revoke one or change the plan.`,

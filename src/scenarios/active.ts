@@ -14,6 +14,8 @@ export interface ActiveScenario {
   name: string;
   options: ScenarioOptions;
   scope: ScenarioScope;
+  /** Part of the fixtures (a magic key's, an account's): kept by `clear`, removed by `reset` only. */
+  fixed?: boolean;
 }
 
 export { ScenarioError };
@@ -68,19 +70,28 @@ export class ActiveScenarios {
   private list: ActiveScenario[] = [];
   private nextId = 1;
 
-  add(name: string, options: ScenarioOptions = {}, scope: ScenarioScope = {}): () => void {
+  add(name: string, options: ScenarioOptions = {}, scope: ScenarioScope = {}, fixed = false): () => void {
     assertScenario(name);
     const entry: ActiveScenario = { id: this.nextId++, name, options: checkOptions(name, options), scope };
+    if (fixed) entry.fixed = true;
     this.list = [...this.list, entry];
     return () => {
       this.list = this.list.filter((s) => s !== entry);
     };
   }
 
+  /** Removes the scenarios in force (of one scope); those of the fixtures stay: a magic key keeps working. */
   clear(scope?: ScenarioScope): void {
-    this.list = scope
-      ? this.list.filter((s) => s.scope.accountId !== scope.accountId || s.scope.keyId !== scope.keyId)
-      : [];
+    this.list = this.list.filter(
+      (s) =>
+        s.fixed === true ||
+        (scope !== undefined && (s.scope.accountId !== scope.accountId || s.scope.keyId !== scope.keyId)),
+    );
+  }
+
+  /** Removes every scenario, those of the fixtures too (a reset applies them again). */
+  reset(): void {
+    this.list = [];
   }
 
   all(): readonly ActiveScenario[] {

@@ -3,6 +3,7 @@ import cors from 'cors';
 import express from 'express';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import { createControlRouter } from './control.js';
+import type { StateFileStatus } from './durable-state.js';
 import { controlErrorHandler, sendErrorBody } from './control-errors.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
 import { hostOfHeader, isLoopback } from './loopback.js';
@@ -21,6 +22,7 @@ export function createSlowPaths(
   basePath: string,
   controlToken: string | undefined,
   loopback: boolean,
+  stateFileStatus?: () => StateFileStatus,
 ): SlowPaths {
   const app = express();
   app.disable('x-powered-by');
@@ -30,7 +32,7 @@ export function createSlowPaths(
     rejectWebhookLoop,
     rejectCrossOrigin,
     ...(loopback ? [rejectForeignHost] : []),
-    createControlRouter(sandbox, controlToken),
+    createControlRouter(sandbox, controlToken, stateFileStatus),
   );
   app.get('/', (_req, res) => {
     res.json({

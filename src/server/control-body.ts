@@ -8,6 +8,9 @@ const CONTROL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 /** The deepest nesting of arrays and objects a control body may have: a snapshot needs 6; 64 leaves room. */
 const CONTROL_BODY_MAX_DEPTH = 64;
 
+/** Fields of a control body's top level at most: none has more than a few (a snapshot has a few dozen). */
+const CONTROL_BODY_MAX_FIELDS = 1000;
+
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 function refuse(req: Request, res: Response, code: string, status: number, message: string): void {
@@ -20,7 +23,8 @@ function refuse(req: Request, res: Response, code: string, status: number, messa
 
 /**
  * The control API's body reader (in place of express.json): a body must be JSON (`Content-Type: application/json`,
- * else 415), at most 5 MiB (else 413), and nested at most 64 deep (else 400). Size and depth are checked on the bytes
+ * else 415), at most 5 MiB (else 413), nested at most 64 deep and with at most 1000 fields at its top level (else 400).
+ * Size, depth and fields are checked on the bytes
  * as they arrive, so a hostile body is refused at the first byte too many, before anything is parsed or kept.
  * No body at all leaves `req.body` undefined.
  */
@@ -42,6 +46,7 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
   const chunks: Buffer[] = [];
   let size = 0;
   let depth = 0;
+  let fields = 0;
   let inString = false;
   let escaped = false;
   let done = false;
@@ -70,6 +75,16 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
           );
         }
       } else if (c === 0x7d || c === 0x5d) depth -= 1;
+      else if (c === 0x2c && depth === 1 && ++fields >= CONTROL_BODY_MAX_FIELDS) {
+        done = true;
+        return refuse(
+          req,
+          res,
+          'invalid_request',
+          400,
+          `Invalid request body: more than ${CONTROL_BODY_MAX_FIELDS} fields at its top level (no control body has that many).`,
+        );
+      }
     }
     chunks.push(chunk);
   };

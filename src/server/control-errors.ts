@@ -1,12 +1,19 @@
 /** Error answers of the express side of the server (control API, inspector, 404s), always in the error shape. */
 import type { NextFunction, Request, Response } from 'express';
 import { JSON_CONTENT_TYPE } from '../core/handle.js';
+import { maskKeys } from '../core/mask.js';
 import { SandboxError } from '../errors.js';
 import { ApiError, ERRORS, errorBody, type ErrorCode } from '../rules/errors.js';
 
-/** `{ "error": { code, message } }` with the given status. */
+/**
+ * `{ "error": { code, message } }` with the given status. Every error of the express side passes here, so keys a
+ * message echoes (from a path, a query, a Content-Type, a field name) are masked here, once for all.
+ */
 export function sendErrorBody(res: Response, status: number, code: string, message: string): void {
-  res.status(status).type(JSON_CONTENT_TYPE).send(errorBody(code, message));
+  res
+    .status(status)
+    .type(JSON_CONTENT_TYPE)
+    .send(errorBody(code, maskKeys(message)));
 }
 
 /** A catalogued error: its status, and its message unless another is given. */

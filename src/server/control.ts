@@ -6,6 +6,7 @@ import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { StateSnapshot } from '../model/state.js';
 import { parseDuration } from '../model/clock.js';
 import { createOpenApiDocument } from '../core/openapi.js';
+import type { StateFileStatus } from './durable-state.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import { controlBodies, parseInput, scenarioClearQuery } from '../schemas.js';
@@ -18,7 +19,11 @@ import { controlErrorHandler, sendError } from './control-errors.js';
 /**
  * The control API (docs/reference/control-api.md) under `/__sandbox`: no API key, no rate limit, not counted in usage.
  */
-export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
+export function createControlRouter(
+  sandbox: Sandbox,
+  controlToken: string | undefined,
+  stateFileStatus?: () => StateFileStatus,
+): express.Router {
   const router = express.Router();
   // The API description holds no secret: served without the control token, so a code generator can fetch it.
   router.get('/openapi.json', openApiRoute(sandbox));
@@ -26,16 +31,24 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.use(requireControlToken(controlToken));
   router.use(readControlBody);
 
-  router.use(createInspectorRouter(sandbox));
+  router.use(createInspectorRouter(sandbox, stateFileStatus));
   router.get('/overview', (req, res) => {
     const n = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : undefined);
-    res.json(sandbox.overview({ tasks: n(req.query.tasks), requests: n(req.query.requests) }));
+    res.json({
+      ...sandbox.overview({
+        tasks: n(req.query.tasks),
+        requests: n(req.query.requests),
+        accounts: n(req.query.accounts),
+        keys: n(req.query.keys),
+      }),
+      state_file: stateFileStatus?.() ?? null,
+    });
   });
   router.use(createRecordsRouter(sandbox));
   router.post('/clock', (req, res) => {
     const b = body(controlBodies.clock, req);
-    if ('advance' in b) sandbox.clock.advance(parseDuration(b.advance));
-    else if ('set' in b) sandbox.clock.set(b.set);
+    if (b.advance !== undefined) sandbox.clock.advance(parseDuration(b.advance));
+    else if (b.set !== undefined) sandbox.clock.set(b.set);
     res.json({ now: iso(sandbox.clock.now()), mode: sandbox.clock.mode });
   });
   router.get('/clock', (_req, res) => {

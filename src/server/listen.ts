@@ -8,7 +8,7 @@ import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sa
 import { JSON_CONTENT_TYPE } from '../core/handle.js';
 import { createApiDoor } from './api-door.js';
 import { API_CORS_OPTIONS } from './cors-options.js';
-import { onAnswer } from './durable-state.js';
+import { onAnswer, type StateFileStatus } from './durable-state.js';
 import { addUrlGuard, type UrlGuard } from '../webhooks/url-guard.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -37,7 +37,9 @@ export interface SandboxServer extends RunningServer {
  */
 export interface ServerOptions extends ListenOptions {
   /** Called just before every answer's head is written (the CLI's durable `--state` saves there); none: no cost. */
-  beforeAnswer?: (req: IncomingMessage, res: ServerResponse) => void;
+  beforeAnswer?: (req: IncomingMessage, res: ServerResponse) => Error | undefined;
+  /** How the state file's saves go (the CLI's `--state`): shown in the overview and the inspector. */
+  stateFileStatus?: () => StateFileStatus;
 }
 
 export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Promise<SandboxServer> {
@@ -53,7 +55,13 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   const answered = answerTracker(inFlight, () => closing);
   const { apiDoor, preflightDoor } = apiDoors(sandbox, () => closing, options.handlers, answered);
 
-  const { viaSlow, preload } = slowPathLoader(sandbox, basePath, controlToken, isLoopback(host));
+  const { viaSlow, preload } = slowPathLoader(
+    sandbox,
+    basePath,
+    controlToken,
+    isLoopback(host),
+    options.stateFileStatus,
+  );
   const [apiPrefix, apiQuery] = [`${basePath}/`, `${basePath}?`];
 
   const server = createServer(serverTimeouts(options), (req: IncomingMessage, res: ServerResponse) => {
@@ -165,11 +173,19 @@ function apiAnswered(answered: (this: ServerResponse) => void, isClosing: () => 
  * Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
  * start-up time, and the API's hot path does not use it. `viaSlow` hands a request to it once loaded.
  */
-function slowPathLoader(sandbox: Sandbox, basePath: string, controlToken: string | undefined, loopback: boolean) {
+function slowPathLoader(
+  sandbox: Sandbox,
+  basePath: string,
+  controlToken: string | undefined,
+  loopback: boolean,
+  stateFileStatus: (() => StateFileStatus) | undefined,
+) {
   let slow: SlowPaths | undefined;
   let loading: Promise<SlowPaths> | undefined;
   const slowPaths = (): Promise<SlowPaths> =>
-    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, loopback))));
+    (loading ??= import('./app.js').then(
+      (m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, loopback, stateFileStatus)),
+    ));
   const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void): void => {
     if (slow) return use(slow);
     slowPaths().then(use, () => {

@@ -1,4 +1,5 @@
 import { StateFileError } from '../errors.js';
+import { isRunning } from './state-lock.js';
 import {
   closeSync,
   fsyncSync,
@@ -16,6 +17,9 @@ import { open, rename, unlink } from 'node:fs/promises';
 import type { StateSnapshot } from '../model/state.js';
 
 export { StateFileError };
+
+/** State and rescue files hold every key and webhook secret: readable and writable by their owner only. */
+const OWNER_ONLY = 0o600;
 
 /** Reads a state file; undefined when there is none yet. A file that is not a snapshot is an error (and is left alone). */
 export function loadStateFile(path: string): unknown {
@@ -43,7 +47,7 @@ export function loadStateFile(path: string): unknown {
 export function saveStateFile(path: string, snapshot: StateSnapshot): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
-    const fd = openSync(tmp, 'w');
+    const fd = openSync(tmp, 'w', OWNER_ONLY);
     try {
       writeFileSync(fd, `${JSON.stringify(snapshot)}\n`);
       fsyncSync(fd);
@@ -74,7 +78,7 @@ export async function saveStateFileAsync(path: string, snapshot: StateSnapshot):
   const text = `${JSON.stringify(snapshot)}\n`;
   const tmp = `${path}.${process.pid}.${++saveCount}.tmp`;
   try {
-    const file = await open(tmp, 'w');
+    const file = await open(tmp, 'w', OWNER_ONLY);
     try {
       await file.writeFile(text);
       await file.sync();
@@ -132,7 +136,7 @@ export function assertStateWritable(path: string): void {
 export function saveRescueFile(snapshot: StateSnapshot): string | undefined {
   const path = join(tmpdir(), `agent-work-sandbox-state-${process.pid}-${Date.now()}.json`);
   try {
-    writeFileSync(path, `${JSON.stringify(snapshot)}\n`);
+    writeFileSync(path, `${JSON.stringify(snapshot)}\n`, { mode: OWNER_ONLY });
     return path;
   } catch {
     return undefined;
@@ -160,14 +164,5 @@ export function removeStaleTempFiles(path: string): void {
     } catch {
       // another process got there first
     }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

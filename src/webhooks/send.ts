@@ -28,6 +28,38 @@ export interface SendOutcome {
 
 const now = () => performance.now();
 
+/** Characters of a receiver's answer kept; bytes of it read at most (then the stream is dropped). */
+const RESPONSE_CHARS = 500;
+export const RESPONSE_READ_BYTES = 64 * 1024;
+
+/**
+ * The start of an answer's body: read up to `RESPONSE_READ_BYTES`, then the rest is cancelled, so a receiver that
+ * streams without end costs a bounded amount of memory and time.
+ */
+async function readStart(res: Response): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < RESPONSE_READ_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(Math.min(size, RESPONSE_READ_BYTES));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk.subarray(0, bytes.length - at), at);
+    at += Math.min(chunk.byteLength, bytes.length - at);
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 function statusOf(answer: unknown): number {
   if (answer === undefined || answer === null || answer === true) return 200;
   if (answer === false) return 500;
@@ -65,8 +97,8 @@ export async function send(
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const text = await res.text().catch(() => '');
-    return { status: res.status, latencyMs: latency(), error: null, response: text.slice(0, 500) };
+    const text = await readStart(res).catch(() => '');
+    return { status: res.status, latencyMs: latency(), error: null, response: text.slice(0, RESPONSE_CHARS) };
   } catch (error) {
     const e = error instanceof Error ? error : undefined;
     const cause = (e?.cause as { message?: string } | undefined)?.message;

@@ -60,6 +60,16 @@ describe('the OpenAPI 3.1 document', () => {
     expect([...listed].sort()).toEqual(Object.keys(ERRORS).sort());
   });
 
+  it('types X-Sandbox-Scenario as the catalogue names, with neutral examples, and gives cursor minLength 1', () => {
+    const doc = createOpenApiDocument() as any;
+    const schema = doc.components.parameters['X-Sandbox-Scenario'].schema;
+    expect(schema.enum).toEqual([...SCENARIO_NAMES]);
+    // Examples a generator may try: none injects a fault (an error status, a reset, a revoked key).
+    expect(schema.examples.every((name: string) => ['latency', 'slow-tasks'].includes(name))).toBe(true);
+    const cursor = doc.paths['/ext/agents'].get.parameters.find((p: any) => p.name === 'cursor');
+    expect(cursor.schema.minLength).toBe(1);
+  });
+
   it('takes the task body from TaskBodySchema: the fields, the required ones, the priorities', () => {
     const body = (createOpenApiDocument() as any).components.schemas.TaskBody;
     expect(body.required.sort()).toEqual(['agent_id', 'description']);

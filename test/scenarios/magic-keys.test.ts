@@ -26,10 +26,31 @@ describe('magic keys', () => {
     sandbox.useScenario('latency', { keyId });
     expect(sandbox.keys.list('acc_demo').find((k) => k.id === keyId)!.scenarios).toEqual(['latency']);
     sandbox.clearScenarios();
-    expect(sandbox.keys.list(MAGIC_ACCOUNT).every((k) => k.scenarios.length === 0)).toBe(true);
+    // Magic keys are part of the catalogue: a clear removes the scenarios put in force, not theirs.
+    expect(sandbox.keys.list('acc_demo').find((k) => k.id === keyId)!.scenarios).toEqual([]);
+    expect(sandbox.keys.list(MAGIC_ACCOUNT).map((k) => k.scenarios)).toEqual(SCENARIO_NAMES.map((n) => [n]));
     sandbox.reset();
     expect(sandbox.keys.list(MAGIC_ACCOUNT).map((k) => k.scenarios)).toEqual(SCENARIO_NAMES.map((n) => [n]));
     expect(sandbox.keys.list('acc_demo').find((k) => k.id === keyId)!.scenarios).toEqual([]);
+  });
+
+  it('magic keys keep working after every kind of clear (DELETE /__sandbox/scenarios, a scoped clear), without a reset', () => {
+    const sandbox = createSandbox();
+    const call = () =>
+      sandbox.handle({
+        method: 'GET',
+        path: '/ext/agents',
+        query: '',
+        header: (n) => (n === 'authorization' ? `Bearer ${magicKey('rate-limited')}` : undefined),
+        body: '',
+        clientId: 't',
+      }).status;
+    expect(call()).toBe(429);
+    sandbox.clearScenarios();
+    expect(call()).toBe(429);
+    sandbox.clearScenarios({ keyId: 'key_magic_rate_limited' });
+    sandbox.clearScenarios({});
+    expect(call()).toBe(429);
   });
 
   it('a fixture account can be set up for scenarios too (every key of it)', () => {

@@ -160,3 +160,55 @@ describe('one set of schemas: a 400 names the field', () => {
     expect(array.status).toBe(400);
   });
 });
+
+describe('error messages are bounded, and say what is wrong', () => {
+  it('a body with 300,000 unknown fields: refused at once with a short message, quickly', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`f${i}`, 1]));
+    const t0 = performance.now();
+    const res = await httpCall(origin, 'POST', '/__sandbox/accounts', { body: fields });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toMatch(/^Invalid request body: more than 1000 fields at its top level/);
+    expect(res.text.length).toBeLessThan(300);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('unknown fields are named up to the first five, then counted', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}`, 1]));
+    const res = await httpCall(origin, 'POST', '/__sandbox/accounts', { body: fields });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toBe("Unknown fields 'f0', 'f1', 'f2', 'f3', 'f4' and 45 more in the request body.");
+  });
+
+  it('one unknown field is named alone (a careful client sees the field it got wrong)', async () => {
+    const res = await httpCall(origin, 'POST', '/__sandbox/accounts', { body: { plann: 'pro' } });
+    expect(errorOf(res).message).toBe("Unknown field 'plann' in the request body.");
+  });
+
+  it('{"advance": 1e400} is "not a finite number", not an unknown field; both advance and set are refused', async () => {
+    const now = sandbox.clock.now();
+    const res = await httpCall(origin, 'POST', '/__sandbox/clock', { body: '{"advance": 1e400}' });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toBe('advance: is not a finite number.');
+    const both = await httpCall(origin, 'POST', '/__sandbox/clock', { body: { advance: 1, set: 0 } });
+    expect(both.status).toBe(400);
+    expect(errorOf(both).message).toMatch(/not both/);
+    const balance = await httpCall(origin, 'POST', '/__sandbox/accounts', { body: '{"balance_usd": -1e400}' });
+    expect(errorOf(balance).message).toBe('balance_usd: is not a finite number.');
+    expect(sandbox.clock.now()).toBe(now);
+    expect((await httpCall(origin, 'POST', '/__sandbox/clock', { body: { advance: '1s' } })).status).toBe(200);
+  });
+
+  it('options.__proto__ is refused like any unknown option, and nothing is applied', async () => {
+    const before = sandbox.overview().scenarios.length;
+    const res = await httpCall(origin, 'POST', '/__sandbox/scenarios', {
+      body: '{"name": "latency", "options": {"__proto__": {"ms": 1}}}',
+    });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toBe("Unknown field 'options.__proto__' in the request body.");
+    const unknown = await httpCall(origin, 'POST', '/__sandbox/scenarios', {
+      body: { name: 'latency', options: { nope: 1 } },
+    });
+    expect(unknown.status).toBe(400);
+    expect(sandbox.overview().scenarios.length).toBe(before);
+  });
+});

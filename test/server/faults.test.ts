@@ -142,7 +142,8 @@ describe('--state that cannot be written', () => {
     expect(await first.exited).toBe(0);
     const previous = readFileSync(file, 'utf8');
 
-    const cli = await startCli(['--state', file]);
+    // Saved at exit only: a save behind (within a second) on a busy machine would replace the file before the test's fault.
+    const cli = await startCli(['--state', file, '--state-sync', 'exit']);
     const key = await cliKey(cli.origin);
     const agentId = JSON.parse(previous).agents[0].id;
     const created = await httpCall(cli.origin, 'POST', '/api/v1/ext/tasks', {

@@ -96,11 +96,11 @@ function messageNodes(r) {
 }
 
 function curlNodes(r) {
-  const last = current();
-  const own = last && last.keys.find((k) => k.id === r.keyId);
   const withKey = el('input', { type: 'checkbox', id: 'curl-key' });
   const curlText = el('pre', { id: 'curl' }, curl(r, null));
-  withKey.onchange = () => {
+  // The live data holds key prefixes only: the whole key is read from GET /__sandbox/keys when asked for.
+  withKey.onchange = async () => {
+    const own = withKey.checked && r.keyId ? (await control('GET', '/keys')).data.find((k) => k.id === r.keyId) : null;
     curlText.textContent = curl(r, withKey.checked && own ? own.key : null);
   };
   return [
@@ -117,7 +117,7 @@ function curlNodes(r) {
         },
         'Copy',
       ),
-      ...(own ? [el('label', {}, withKey, ' with my key (' + own.id + ')')] : []),
+      ...(r.keyId ? [el('label', {}, withKey, ' with my key (' + r.keyId + ')')] : []),
     ),
     curlText,
   ];

@@ -13,6 +13,12 @@ const SCENARIOS = JSON.parse($('scenario-catalog').textContent);
 
 function render(o) {
   renderPanels(o);
+  // A state file whose saves fail: the session's changes are not on the disk (the server's log says it too).
+  const failing = o.state_file && o.state_file.failing_since;
+  $('state-file').hidden = !failing;
+  if (failing)
+    $('state-file').textContent =
+      'The state file ' + o.state_file.path + ' cannot be written since ' + failing + ': ' + o.state_file.last_error;
   if (changed('webhooks', [o.webhooks, o.deliveries])) renderWebhooks(o);
   if (o.timeline) showTimeline(o.timeline);
 }

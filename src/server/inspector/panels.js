@@ -126,7 +126,7 @@ function renderKeys(o) {
     'keys',
     ['label', 'key', 'account', 'scopes', ''],
     o.keys.map((k) => ({
-      attrs: { class: k.revoked ? 'revoked' : undefined },
+      attrs: { class: k.revoked ? 'revoked' : undefined, 'data-key': k.id },
       mono: [k.key],
       cells: [
         k.label,

@@ -5,6 +5,7 @@ import type { SummaryFields } from '../../core/journal.js';
 import type { SandboxCore as Sandbox } from '../../sandbox-types.js';
 import { INSPECTOR_ASSETS, INSPECTOR_CSP, inspectorPage } from './assets.js';
 import { timeline } from './timeline.js';
+import type { StateFileStatus } from '../durable-state.js';
 
 /** Requests listed by the page at most (the journal keeps more; filters narrow it). */
 const LISTED = 200;
@@ -61,7 +62,7 @@ function requestFilter(query: Request['query']): ((e: SummaryFields) => boolean)
 }
 
 /** The page and its data: one `live` read (polled with ETags) and one request's detail. */
-export function createInspectorRouter(sandbox: Sandbox): express.Router {
+export function createInspectorRouter(sandbox: Sandbox, stateFileStatus?: () => StateFileStatus): express.Router {
   const router = express.Router();
   const page = inspectorPage();
   // Control requests that may change the sandbox (every control request passes here first).
@@ -78,6 +79,7 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
     // The answer's tag comes from a mark of the sandbox's state, read without building the answer: an unchanged poll
     // (the usual one: the page polls twice a second) costs a few small reads and a 304.
     const charts = req.query.charts === '1';
+    const stateFile = stateFileStatus?.() ?? null;
     const filter = requestFilter(req.query);
     const mark = sandbox.overview({ tasks: 0, requests: 0 });
     const deliveries = sandbox.webhooks.deliveries();
@@ -97,6 +99,7 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
         deliveries.length,
         attempts,
         ticks,
+        stateFile?.failing_since,
       ]),
     );
     res.set('ETag', tag).set('Cache-Control', 'no-cache');
@@ -113,6 +116,7 @@ export function createInspectorRouter(sandbox: Sandbox): express.Router {
       ...rest,
       tasks: overview.tasks.slice(0, LISTED),
       requests: listed ?? [],
+      state_file: stateFile,
       webhooks: sandbox.webhooks
         .list()
         .map((e) => ({ id: e.id, account_id: e.accountId, url: e.url, created_at: e.createdAt })),
