@@ -25,7 +25,6 @@ import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
 import { auditSummary } from './audit-summary.js';
-import { releaseLoadMemory } from './release-memory.js';
 import { fillFromRandomDevice } from './random-device.js';
 import { useRandomSource } from '../model/key-index.js';
 
@@ -108,7 +107,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
   });
-  if (config.state && restoreStateFile(sandbox, config.state)) releaseLoadMemory();
+  if (config.state) restoreStateFile(sandbox, config.state);
   // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
   const saver = config.state
     ? createStateSaver(
@@ -157,18 +156,14 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   };
 }
 
-/**
- * `--state FILE` at start: writable (fail now, not at exit after a session's work), and loaded when it exists (then
- * true).
- */
-function restoreStateFile(sandbox: Sandbox, path: string): boolean {
+/** `--state FILE` at start: writable (fail now, not at exit after a session's work), and loaded when it exists. */
+function restoreStateFile(sandbox: Sandbox, path: string): void {
   assertStateWritable(path);
   removeStaleTempFiles(path);
   const saved = loadStateFile(path);
-  if (saved === undefined) return false;
+  if (saved === undefined) return;
   try {
     sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
-    return true;
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     throw new StateFileError(

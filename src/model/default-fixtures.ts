@@ -4,7 +4,7 @@ import type { FixtureAgent, FixtureKey, FixtureSet } from './fixture-schema.js';
 import type { ModelId } from './models.js';
 import { seededId, seededKey } from './random.js';
 import { DEFAULT_SEED_AGENTS } from './default-agents.js';
-import { madeOnFirstUse } from './on-first-use.js';
+import { lazyObject } from './lazy.js';
 import { SCOPES } from './scopes.js';
 
 /**
@@ -99,7 +99,7 @@ const ROLES = [
  * then never loads faker's code (scripts/esbuild-faker-en-subset.ts).
  */
 export function createFaker(): Faker {
-  return madeOnFirstUse(() => {
+  return lazyObject(() => {
     const FakerClass = sharedEn.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
     return new FakerClass({ locale: sharedEn.rawDefinitions });
   });

@@ -1,7 +1,7 @@
 /**
  * A batch of due moves taken out of the due queue at once (time and order in growable typed arrays, the task at the
  * same position, and what the move released when it is an end), and its sort by the queue's own key (time, then
- * order). Used by the bulk settles (`settle-bulk.ts`, `settle-sums.ts`).
+ * order). Used by the bulk settles (`settle-sums.ts`).
  */
 import type { TaskRecord } from '../model/task-record.js';
 

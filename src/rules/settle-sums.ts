@@ -12,7 +12,7 @@
  * - only the ends are sorted, by the queue's key (time, then order), to add the tasks to the finished list in the
  *   order they finished, when that order can be seen: under a retention bound (which drops the first finished).
  * The result is the same books, the same tasks and the same finished list as popping the moves one by one
- * (test/tasks-and-billing/settle-bulk.test.ts compares the snapshots).
+ * (test/tasks-and-billing/settle-sums.test.ts compares the snapshots).
  */
 import type { Fifo } from '../model/fifo.js';
 import type { TaskRecord } from '../model/task-record.js';
@@ -202,3 +202,6 @@ function replay(
     chargeEnd(account, task, ends.hold[i] as number, task.outcome);
   }
 }
+
+/** From this many due moves on (or an eighth of the queue, if more than 256), a quiet settle takes them by sums. */
+export const SUMS_MIN = 4096;

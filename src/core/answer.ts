@@ -23,6 +23,14 @@ export interface Caller {
   effects: Effects;
 }
 
+/** One request in flight: the sandbox, the request, its time, and what the checks learned about it. */
+export interface Exchange {
+  engine: Engine;
+  req: PlainRequest;
+  now: number;
+  caller: Caller;
+}
+
 export function errorReply(error: unknown): Reply {
   // Anything that is not an ApiError is a bug of ours: answer 500 in the error shape, never a stack trace.
   const e = error instanceof ApiError ? error : new ApiError('internal_error');
@@ -31,14 +39,8 @@ export function errorReply(error: unknown): Reply {
 }
 
 /** The one place every answer passes: content type, the rate-limit headers, the journal. */
-export function finish(
-  engine: Engine,
-  req: PlainRequest,
-  reply: Reply,
-  caller: Caller,
-  now: number,
-  journal = true,
-): PlainResponse {
+export function answer(x: Exchange, reply: Reply, journal = true): PlainResponse {
+  const { engine, req, caller, now } = x;
   const r: RateState = caller.rate ?? {
     limit: engine.anonymousRpm,
     remaining: engine.anonymousRpm,
@@ -54,7 +56,7 @@ export function finish(
   if (journal) addStep(caller.trace, 'answer', reply.status < 400 ? 'pass' : 'fail', reply.status, reply.code ?? null);
   if (req.header('x-sandbox-explain') === '1') headers['X-Sandbox-Trace'] = traceHeader(caller.trace);
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
-  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
+  if (journal) record(x, reply.status, reply.code ?? null, response);
   if (caller.effects.latencyMs) response.delayMs = caller.effects.latencyMs;
   return response;
 }
@@ -81,22 +83,16 @@ function isoOf(resetAt: number): string {
   return lastResetIso;
 }
 
-export function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {
-  addStep(caller.trace, 'answer', 'fail', 0, 'network_error');
+export function answerNetworkError(x: Exchange): PlainResponse {
+  addStep(x.caller.trace, 'answer', 'fail', 0, 'network_error');
   const response: PlainResponse = { status: 0, headers: {}, body: '', networkError: true };
-  record(engine, req, 0, 'network_error', caller, now, response);
+  record(x, 0, 'network_error', response);
   return response;
 }
 
-export function record(
-  engine: Engine,
-  req: PlainRequest,
-  status: number,
-  code: string | null,
-  caller: Caller,
-  now: number,
-  response?: PlainResponse,
-): void {
+/** The request's entry in the journal, and what the audit makes of it. */
+export function record(x: Exchange, status: number, code: string | null, response?: PlainResponse): void {
+  const { engine, req, caller, now } = x;
   const id = engine.requestSeq;
   const accountId = caller.account?.id ?? null;
   engine.journal.record(
