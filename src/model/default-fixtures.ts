@@ -94,7 +94,7 @@ const ROLES = [
 
 /**
  * A faker instance of the sandbox's own, so seeding it never moves the stream of a consumer's `faker`.
- * (The en locale entry is imported instead of the package root, which loads every locale: ~45 ms against ~300 ms.)
+ * (The en locale entry is imported instead of the package root, which loads every locale.)
  * Made on first use: a sandbox of the default seed never draws from it (its agents are prebuilt), and the CLI's build
  * then never loads faker's code (scripts/esbuild-faker-en-subset.ts).
  */
@@ -107,7 +107,7 @@ export function createFaker(): Faker {
 
 /**
  * Plain code-unit order: ISO times and `agt_` ids sort the same as with `localeCompare`, which loads ICU's collation
- * on first use (about 14 ms of the CLI's start).
+ * on first use (a cost in the CLI's start).
  */
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -25,7 +25,7 @@ const TIME_SPLIT = 2 ** 30;
 const FAILED = 3;
 
 /**
- * A stored task: only what cannot be derived, so that 100,000 tasks stay small (docs/benchmarks.md, issue 16). Times
+ * A stored task: only what cannot be derived, so that many tasks stay small (docs/decisions/performance.md). Times
  * are `createdAt` (split in two) and two small offsets from it: integers a JavaScript engine stores unboxed. The
  * enumerations share one integer; charged figures, the hold once released, the start and end times and the result or
  * error follow from the status and the plan unless the control API forced them (`extra`). It reads as a `Task`.
@@ -187,7 +187,7 @@ const isDefaultError = (e: TaskError | null): boolean =>
 /**
  * A stored task from a snapshot's record: whatever its fields say beyond the plan is kept in `extra`. The account, the
  * agent and the description are shared between the tasks that repeat them: a parsed state file has its own copy of
- * each in every task (12 MiB for 100,000 tasks loaded from `--state`).
+ * each in every task.
  */
 export function taskFromSnapshot(t: Task): TaskRecord {
   const fields = { priority: t.priority, model: t.model, status: t.status, outcome: t.outcome };

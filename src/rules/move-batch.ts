@@ -95,9 +95,9 @@ function grown(values: Float64Array): Float64Array {
 }
 
 /**
- * The positions of the batch in (time, order) order, by radix sorts (no comparison sort, which costs ~30 ms for 200k
- * moves): first by order (a table indexed by order, which is unique; nothing to do when added in order), then stable counting passes over the time's
- * offset in 16-bit digits. Fractional times, times more than 49 days apart, or orders spread far wider than the
+ * The positions of the batch in (time, order) order, by radix sorts (a comparison sort is the larger part of a big
+ * jump's settle): first by order (a table indexed by order, which is unique; nothing to do when added in order), then
+ * stable counting passes over the time's offset in 16-bit digits. Fractional times, times more than 49 days apart, or orders spread far wider than the
  * batch take a comparator sort.
  */
 export function sortedPositions(batch: Batch): ArrayLike<number> {

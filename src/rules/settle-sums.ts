@@ -50,8 +50,8 @@ class Jump {
   /**
    * Where each of `ended` falls among the moves: its end's time, or its start's when due before its start. A typed
    * array sized once: each queued move makes one end at most (its own, or its task's right after its start), so there
-   * are no more ends than moves queued. Pushing 100,000 epoch-ms doubles onto a plain array instead took 10–20 ms of a
-   * 50–60 ms `clock.advance` (docs/benchmarks.md, twelfth pass).
+   * are no more ends than moves queued. A plain array of epoch-ms doubles boxes each one as it is pushed, a large
+   * share of a big `clock.advance`.
    */
   readonly endKeys: Float64Array;
   /** Ends beyond `now` of the tasks that start: queued once the due queue has handed out its moves. */

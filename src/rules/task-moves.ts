@@ -121,8 +121,8 @@ export function dropBeyondRetention(env: TaskEnv): void {
   const excess = finished.size - keep;
   if (excess <= 0) return;
   if (excess >= BULK_DROP && excess * 2 > tasks.size) {
-    // Most of the tasks at once (a big jump): deleting them one by one shrinks and rehashes the table over and over
-    // (90,000 deletes: 20-40 ms). They are marked instead, and the rest stored again, in their order.
+    // Most of the tasks at once (a big jump): deleting them one by one shrinks and rehashes the table over and over.
+    // They are marked instead, and the rest stored again, in their order.
     for (let i = 0; i < excess; i++) (finished.shift() as TaskRecord).markDropped();
     const kept: TaskRecord[] = [];
     for (const task of tasks.values()) if (!task.dropped) kept.push(task);

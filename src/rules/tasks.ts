@@ -113,7 +113,7 @@ export function createTask(env: TaskEnv, { account, input, now, effects }: TaskC
 
 /**
  * Seeded output text of a completed task: 1–3 paragraphs of faker's lorem words, drawn from the task's id (itself
- * derived from the seed) with our own generator, since re-seeding faker per task costs ~0.15 ms. It is not stored:
+ * derived from the seed) with our own generator, since re-seeding faker per task is costly. It is not stored:
  * views derive it, so 100,000 finished tasks do not keep 100,000 texts in memory.
  */
 function resultFor(task: Task): { output: string } {
