@@ -2,6 +2,7 @@ import type { AuditObserver } from '../core/engine.js';
 import { requestId } from '../core/journal.js';
 import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
+import type { EntryFacts } from '../core/journal-store.js';
 import { hash53 } from '../model/random.js';
 import type { State } from '../model/state.js';
 import {
@@ -69,16 +70,8 @@ export class Auditor implements AuditObserver {
 
   constructor(private readonly state: () => State) {}
 
-  observe(
-    id: number,
-    req: PlainRequest,
-    status: number,
-    code: string | null,
-    accountId: string | null,
-    now: number,
-    trace: RawTrace,
-    response: PlainResponse | undefined,
-  ): void {
+  observe(facts: EntryFacts, req: PlainRequest, response: PlainResponse | undefined): void {
+    const { id, status, code, accountId, at: now, trace } = facts;
     const subject = this.subject(accountId, req, id);
     const isCreate = req.method === 'POST' && req.path === CREATE_PATH;
 

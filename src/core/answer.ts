@@ -7,6 +7,7 @@ import { maskKeys } from './mask.js';
 import type { Reply } from './routes.js';
 import { addStep, traceHeader, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
+import type { EntryFacts } from './journal-store.js';
 
 /** How every answer of the request core ends (src/core/handle.ts): its common headers, the journal, the audit. */
 
@@ -93,22 +94,17 @@ export function answerNetworkError(x: Exchange): PlainResponse {
 /** The request's entry in the journal, and what the audit makes of it. */
 export function record(x: Exchange, status: number, code: string | null, response?: PlainResponse): void {
   const { engine, req, caller, now } = x;
-  const id = engine.requestSeq;
-  const accountId = caller.account?.id ?? null;
-  engine.journal.record(
-    {
-      id,
-      at: now,
-      basePath: engine.basePath,
-      status,
-      code,
-      keyId: caller.key?.id ?? null,
-      accountId,
-      scenarios: caller.scenarios,
-      trace: caller.trace,
-    },
-    req,
-    response,
-  );
-  engine.audit?.observe(id, req, status, code, accountId, now, caller.trace, response);
+  const facts: EntryFacts = {
+    id: engine.requestSeq,
+    at: now,
+    basePath: engine.basePath,
+    status,
+    code,
+    keyId: caller.key?.id ?? null,
+    accountId: caller.account?.id ?? null,
+    scenarios: caller.scenarios,
+    trace: caller.trace,
+  };
+  engine.journal.record(facts, req, response);
+  engine.audit?.observe(facts, req, response);
 }

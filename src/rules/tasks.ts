@@ -88,21 +88,21 @@ export function createTask(env: TaskEnv, { account, input, now, effects }: TaskC
   const outcome: 'completed' | 'failed' = effects.fail ? 'failed' : 'completed';
   const fields = { priority: input.priority, model: input.model, status: 'queued' as const, outcome };
   const plannedCostNano = costOf(inputTokens, plannedOutputTokens, prices);
-  const task = new TaskRecord(
+  const task = new TaskRecord({
     id,
     seq,
-    account.id,
-    input.agent.id,
-    intern(input.description),
+    accountId: account.id,
+    agentId: input.agent.id,
+    description: intern(input.description),
     fields,
     inputTokens,
     plannedOutputTokens,
     plannedCostNano,
-    hold,
-    now,
+    holdNano: hold,
+    createdAt: now,
     startAt,
     endAt,
-  );
+  });
   state.tasks.set(task.id, task);
   account.usage.tasks.queued += 1;
   // One planned move per task in the queue at a time: its end is queued when it starts (see settleDue).
