@@ -14,21 +14,21 @@ const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
 
 function record(description: string, outcome: 'completed' | 'failed' = 'completed', cost = 123_456_789) {
   const fields = { priority: 'high' as const, model: 'model-b' as const, status: 'queued' as const, outcome };
-  return new TaskRecord(
-    'task_0123456789abcdef',
-    7,
-    'acc_x',
-    'agt_alpha',
+  return new TaskRecord({
+    id: 'task_0123456789abcdef',
+    seq: 7,
+    accountId: 'acc_x',
+    agentId: 'agt_alpha',
     description,
     fields,
-    150,
-    900,
-    cost,
-    2e9,
-    T0,
-    T0 + 1500,
-    T0 + 9000,
-  );
+    inputTokens: 150,
+    plannedOutputTokens: 900,
+    plannedCostNano: cost,
+    holdNano: 2e9,
+    createdAt: T0,
+    startAt: T0 + 1500,
+    endAt: T0 + 9000,
+  });
 }
 
 const DESCRIPTIONS = [
