@@ -15,7 +15,8 @@ import type { PlainRequest, PlainResponse } from './types.js';
  * error code, key and account ids, the two bodies: mostly texts the sandbox keeps anyway), and one flat string holding
  * the request's other texts (path, query, headers, the trace's texts) joined by NUL. Held as objects (the door's request
  * and header objects, the response, the trace array with its boxed numbers), an entry would be about 25 young objects
- * that every scavenge copies and then promotes, a cost every request pays (docs/decisions/performance.md).
+ * that every scavenge copies and then promotes. What that buys a user is small (docs/decisions/performance.md): plain
+ * entries are to replace it, behind the same `Journal`.
  */
 
 /** What the journal reads back of one entry. */

@@ -6,7 +6,9 @@
  *
  * Starts are planned in the order tasks are created, mostly at nondecreasing times: those that do not go before the
  * last one queued wait in a plain first-in first-out run beside the heap (O(1) each, no sifting); the heap holds the
- * rest (ends, and starts planned out of order, as the `slow-tasks` scenario or a clock set back make them).
+ * rest (ends, and starts planned out of order, as the `slow-tasks` scenario or a clock set back make them). The run
+ * stays because it makes a big `clock.advance` markedly faster (docs/decisions/performance.md). Webhook deliveries use
+ * the same queue: it is the one priority queue of the sandbox.
  */
 export type Move = 'start' | 'end';
 

@@ -12,7 +12,8 @@
  * - only the ends are sorted, by the queue's key (time, then order), to add the tasks to the finished list in the
  *   order they finished, when that order can be seen: under a retention bound (which drops the first finished).
  * The result is the same books, the same tasks and the same finished list as popping the moves one by one
- * (test/tasks-and-billing/settle-sums.test.ts compares the snapshots).
+ * (test/tasks-and-billing/settle-sums.test.ts compares the snapshots). It stays because popping every move of a big
+ * jump is too slow for the 100,000-task guard (docs/decisions/performance.md).
  */
 import type { Fifo } from '../model/fifo.js';
 import type { TaskRecord } from '../model/task-record.js';
