@@ -7,7 +7,7 @@ export interface GoalRow {
   /** undefined: a figure shown beside the goals, not judged. */
   met: boolean | undefined;
 }
-export declare function issue16Goals(
+export declare function benchGoals(
   results: {
     server?: { results: Record<string, Record<string, Record<string, Run[]>>> };
     stall?: unknown;
@@ -15,6 +15,6 @@ export declare function issue16Goals(
     inProcess?: unknown;
     memory?: unknown;
   },
-  options: { connections: number; spins?: readonly number[] },
+  options: { connections: number; spins?: readonly number[]; baseline?: string },
 ): GoalRow[];
 export declare function spinServer(us: number): string;

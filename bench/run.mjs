@@ -32,7 +32,7 @@ if (!existsSync(new URL('../dist/cli.js', import.meta.url))) {
   process.exit(1);
 }
 const { sampleAnswers } = await import('./fixtures.mjs');
-import { issue16Goals, spinServer } from './goals.mjs';
+import { benchGoals, spinServer } from './goals.mjs';
 import { cpuMsOf, fmt, load, median, pairedRatio, ROOT, rssOf, runJson, settled, start, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
@@ -67,7 +67,7 @@ const bigKeys = Number(args.keys ?? (smoke ? 1_000 : 10_000));
 const cases = new Set(args.cases.split(','));
 const memoryTasks = (args['memory-tasks'] ?? (smoke ? '20000' : '100000')).split(',').map(Number);
 const idleSeconds = Number(args.idle ?? (smoke ? 1 : 10));
-/** Seconds of uncounted load on every server before a route's counted rounds (issue 16: "after a warm-up"). */
+/** Seconds of uncounted load on every server before a route's counted rounds (the goals are judged "after a warm-up"). */
 const warmupSeconds = Number(args.warmup ?? (smoke ? 0 : Math.min(2, seconds)));
 /** How the rounds of `alternate` (the server and scale cases) run, for their headings. */
 const ROUNDS_LABEL = `${seconds} s per run${warmupSeconds > 0 ? ` after a ${warmupSeconds} s warm-up` : ''}, median of ${rounds} alternating rounds`;
@@ -782,11 +782,11 @@ async function breakdownCase() {
   out();
 }
 
-/** Issue 16's goals against what this run measured (bench/goals.mjs): only the goals of the cases that ran. */
+/** The bench's goals against what this run measured (bench/goals.mjs): only the goals of the cases that ran. */
 function goalsTable() {
-  const rows = issue16Goals(report.results, { connections: MOST_CONNECTIONS, spins: SPINS });
+  const rows = benchGoals(report.results, { connections: MOST_CONNECTIONS, spins: SPINS, baseline: args.baseline });
   if (rows.length === 0) return;
-  out(`## Issue 16's goals, as measured by this run${smoke ? ' (smoke: no verdict means anything)' : ''}\n`);
+  out(`## Goals, as measured by this run${smoke ? ' (smoke: no verdict means anything)' : ''}\n`);
   out(
     table(
       ['measure', 'this run', 'goal', 'verdict'],

@@ -1,8 +1,8 @@
 /**
  * agent-work-sandbox/fetch: the sandbox without msw. The same sandbox as the main entry, answering through
  * `sandbox.fetch` and `sandbox.handle` only, for clients that take a custom fetch and tests that patch nothing. It never
- * loads msw (unless user `handlers` are given and one is asked), so a process that uses it starts faster: about 0.36 s
- * to its first answer against 0.55 s with the main entry (docs/benchmarks.md, issue 16, fourteenth pass).
+ * loads msw (unless user `handlers` are given and one is asked), so a process that uses it reaches its first answer
+ * sooner than with the main entry (the bench's cold case measures both).
  */
 import { createFetch, type SandboxFetch } from './http/fetch-door.js';
 import { createSandboxCore } from './sandbox.js';

@@ -4,6 +4,7 @@ import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
 import { maskKeys } from '../core/mask.js';
 import { nanoToUsd } from '../model/money.js';
+import type { EntryFacts } from '../core/journal-store.js';
 import { hash53 } from '../model/random.js';
 import type { State } from '../model/state.js';
 import {
@@ -95,16 +96,8 @@ export class Auditor implements AuditObserver {
 
   constructor(private readonly state: () => State) {}
 
-  observe(
-    id: number,
-    req: PlainRequest,
-    status: number,
-    code: string | null,
-    accountId: string | null,
-    now: number,
-    trace: RawTrace,
-    response: PlainResponse | undefined,
-  ): void {
+  observe(facts: EntryFacts, req: PlainRequest, response: PlainResponse | undefined): void {
+    const { id, status, code, accountId, at: now, trace } = facts;
     this.req = req;
     this.status = status;
     const subject = this.subject(accountId, req, id);

@@ -7,14 +7,14 @@
  */
 import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
-import { madeOnFirstUse } from '../model/on-first-use.js';
+import { lazyObject } from '../model/lazy.js';
 
 const load = createRequire(import.meta.url);
 
 type FakerClass = new (options: { locale: Faker['rawDefinitions'] }) => Faker;
 
 export function fakerOnDemand(locale: Faker['rawDefinitions']): Faker {
-  return madeOnFirstUse(
+  return lazyObject(
     () => {
       const base = (load('@faker-js/faker/locale/base') as { faker: Faker }).faker;
       return new (base.constructor as FakerClass)({ locale });

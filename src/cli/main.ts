@@ -25,7 +25,6 @@ import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
 import { auditExitCode, auditSummary } from './audit-summary.js';
-import { releaseLoadMemory } from './release-memory.js';
 import { fillFromRandomDevice } from './random-device.js';
 import { useRandomSource } from '../model/key-index.js';
 
@@ -140,7 +139,6 @@ async function serve(
   handlers: RequestHandler[] | undefined,
 ): Promise<CliRun> {
   const restored = config.state ? restoreStateFile(sandbox, config.state) : undefined;
-  if (restored) releaseLoadMemory();
   if (restored && config.replacedByState.length > 0)
     io.stderr(
       `agent-work-sandbox: ${config.state} holds a saved state (seed ${restored.seed}): it wins over ${config.replacedByState.join(' and ')}.\n`,

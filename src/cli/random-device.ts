@@ -1,7 +1,7 @@
 /**
  * Secure random values for the CLI's key index (src/model/key-index.ts, `useRandomSource`): read from the OS's random
  * device, which costs three system calls, where the first use of `globalThis.crypto` (or of `node:crypto`) loads
- * Node's crypto modules, ~4 ms of a start (docs/benchmarks.md). Where there is no such device (Windows), `crypto`.
+ * Node's crypto modules, which delays the start. Where there is no such device (Windows), `crypto`.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { RandomFill } from '../model/key-index.js';

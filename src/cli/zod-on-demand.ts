@@ -6,10 +6,12 @@
  */
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
+import { lazy } from '../model/lazy.js';
 
 const load = createRequire(import.meta.url);
-let real: typeof Zod.z | undefined;
+const real = lazy(() => (load('zod') as typeof Zod).z);
 
+// Not `lazyObject`: that binds functions, and zod's classes carry static members a bound copy would lose.
 export const z: typeof Zod.z = new Proxy({} as typeof Zod.z, {
-  get: (_target, key) => Reflect.get((real ??= (load('zod') as typeof Zod).z), key) as unknown,
+  get: (_target, key) => Reflect.get(real(), key) as unknown,
 });

@@ -2,9 +2,9 @@ import type { Clock } from '../model/clock.js';
 import type { Task } from '../model/types.js';
 import type { TaskEnv } from '../rules/tasks.js';
 import type { ActiveScenarios } from '../scenarios/active.js';
-import type { RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 import type { Journal } from './journal.js';
+import type { EntryFacts } from './journal-store.js';
 
 /** Everything the request core works on: one sandbox's state, clock, scenarios and journal. */
 export interface Engine extends TaskEnv {
@@ -26,14 +26,6 @@ export interface Engine extends TaskEnv {
 
 /** What the core tells the integration audit about each answered request (implemented by src/audit/auditor.ts). */
 export interface AuditObserver {
-  observe(
-    id: number,
-    req: PlainRequest,
-    status: number,
-    code: string | null,
-    accountId: string | null,
-    now: number,
-    trace: RawTrace,
-    response: PlainResponse | undefined,
-  ): void;
+  /** The same facts as the journal's entry for the request. */
+  observe(facts: EntryFacts, req: PlainRequest, response: PlainResponse | undefined): void;
 }

@@ -13,10 +13,10 @@ import { maskKey } from './mask.js';
 import { allowedMethods, nearestPath } from './route-hints.js';
 import { matchRoute, type Reply, type Route } from './routes.js';
 import { addStep, lastFailed } from './trace.js';
-import { errorReply, finish, finishNetworkError, record, type Caller } from './finish.js';
+import { answer, answerNetworkError, errorReply, record, type Caller, type Exchange } from './answer.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
-export { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from './finish.js';
+export { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from './answer.js';
 
 /** Who a request comes from, as far as its headers tell (before the rate check). */
 interface Identity {
@@ -37,7 +37,7 @@ const KEY_IN_QUERY = /(^|&)(api[_-]?key|apikey|access_token|token|key)=|ak_/i;
 /**
  * The request core: a plain request in, a plain response out. Runs the checks in the order of docs/reference/errors.md
  * (key → rate → route → scope → body → resource → money and tokens), then the route; every answer, error or not,
- * leaves through `finish`, which sets the rate-limit headers.
+ * leaves through `answer`, which sets the rate-limit headers.
  */
 export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   const now = engine.clock.now();
@@ -51,11 +51,12 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     rate: undefined,
     effects: NO_EFFECTS,
   };
+  const x: Exchange = { engine, req, now, caller };
   let reply: Reply;
   try {
     const who = identify(engine, req, caller);
-    if (caller.effects.networkError) return finishNetworkError(engine, req, caller, now);
-    const { key, account, plan } = admit(engine, req, caller, who, now);
+    if (caller.effects.networkError) return answerNetworkError(x);
+    const { key, account, plan } = admit(x, who);
     // 3. Route. HEAD answers as GET does (the door drops the body) and counts like it.
     const match = matchRoute(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (!match) {
@@ -72,7 +73,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
       );
       const notFound = new ApiError('not_found', `No route for ${where}.`);
       if (!req.passUnmatched) throw notFound;
-      return finishUnmatched(engine, req, caller, notFound, now);
+      return answerUnmatched(x, notFound);
     }
     account.usage.byEndpoint[match.route.endpoint] += 1;
     addStep(caller.trace, 'route', 'pass', match.route.endpoint);
@@ -99,7 +100,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
       else addStep(caller.trace, 'body', 'fail', message);
     }
   }
-  return finish(engine, req, reply, caller, now);
+  return answer(x, reply);
 }
 
 /** 1. Key: read it, look it up (O(1)), resolve the scenarios that apply to it. */
@@ -148,13 +149,8 @@ function keyFailure(error: ApiError, keyText: string | undefined, key: ApiKey | 
 }
 
 /** The scenario faults, then 2. Rate: the plan's RPM per account, fixed 60-second windows. Throws the answer. */
-function admit(
-  engine: Engine,
-  req: PlainRequest,
-  caller: Caller,
-  who: Identity,
-  now: number,
-): { key: ApiKey; account: Account; plan: Plan } {
+function admit(x: Exchange, who: Identity): { key: ApiKey; account: Account; plan: Plan } {
+  const { engine, caller, now } = x;
   const { effects, trace } = caller;
   if (effects.serverError) throw new ApiError('internal_error');
   if (effects.unavailable) throw new ApiError('service_unavailable', undefined, { 'Retry-After': '30' });
@@ -164,7 +160,7 @@ function admit(
     addStep(trace, 'key', 'fail', 'scenario', who.keyText && maskKey(who.keyText));
   }
   const { key, account } = who;
-  if (keyError || !key || !account) throw anonymous(engine, req, caller, keyError, now);
+  if (keyError || !key || !account) throw anonymous(x, keyError);
   caller.key = key;
   caller.account = account;
   // Moves that fell due first (O(1) when none did), so that a charge lands in the period it belongs to.
@@ -192,13 +188,8 @@ function admit(
 }
 
 /** Requests without a valid key count in an anonymous bucket per client: the error to answer with. */
-function anonymous(
-  engine: Engine,
-  req: PlainRequest,
-  caller: Caller,
-  keyError: ApiError | undefined,
-  now: number,
-): ApiError {
+function anonymous(x: Exchange, keyError: ApiError | undefined): ApiError {
+  const { engine, req, caller, now } = x;
   const buckets = engine.state.anonymous;
   const bucket = currentWindow(buckets.get(req.clientId), now);
   if (buckets.size >= MAX_ANONYMOUS_BUCKETS) dropEndedWindows(buckets, now);
@@ -220,15 +211,9 @@ function checkScope(caller: Caller, key: ApiKey, route: Route): void {
 }
 
 /** No route matched on a door with handlers of its own: it answers instead, and records the final answer. */
-function finishUnmatched(
-  engine: Engine,
-  req: PlainRequest,
-  caller: Caller,
-  notFound: ApiError,
-  now: number,
-): PlainResponse {
-  const response = finish(engine, req, errorReply(notFound), caller, now, false);
-  const { key, account, trace } = caller;
+function answerUnmatched(x: Exchange, notFound: ApiError): PlainResponse {
+  const response = answer(x, errorReply(notFound), false);
+  const { key, account, trace } = x.caller;
   if (!key || !account) return response;
   response.unmatched = {
     accountId: account.id,
@@ -236,7 +221,7 @@ function finishUnmatched(
     scopes: [...key.scopes],
     record: (status, code) => {
       addStep(trace, 'answer', status < 400 ? 'pass' : 'fail', status, code);
-      record(engine, req, status, code, caller, now);
+      record(x, status, code);
     },
   };
   return response;

@@ -14,9 +14,9 @@ import type { PlainRequest, PlainResponse } from './types.js';
  * garbage collector to trace. Each entry is a few numbers in typed arrays, references to the strings it shows (method,
  * error code, key and account ids, the two bodies: mostly texts the sandbox keeps anyway), and one flat string holding
  * the request's other texts (path, query, headers, the trace's texts) joined by NUL. Held as objects (the door's request
- * and header objects, the response, the trace array with its boxed numbers), an entry was about 25 young objects that
- * every scavenge copied and then promoted: 9–13 µs of a POST's 60–70 µs in the server (docs/benchmarks.md, issue 16,
- * thirteenth pass).
+ * and header objects, the response, the trace array with its boxed numbers), an entry would be about 25 young objects
+ * that every scavenge copies and then promotes. What that buys a user is small (docs/decisions/performance.md): plain
+ * entries are to replace it, behind the same `Journal`.
  */
 
 /** What the journal reads back of one entry. */
@@ -83,7 +83,7 @@ const enum Ref {
   BasePath,
   /**
    * The bodies, by reference: an answer is often a text the sandbox keeps anyway (an agent page, a finished task),
-   * which a copy would turn into a young one (7 KB a `GET /ext/agents`).
+   * which a copy would turn into a young one (a few KB for every `GET /ext/agents`).
    */
   RequestBody,
   ResponseBody,

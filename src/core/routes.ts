@@ -5,14 +5,14 @@ import type { Account, Agent, ApiKey, Endpoint, Priority, Task } from '../model/
 import { limitsOf } from '../rules/accounts.js';
 import type { Effects } from '../rules/effects.js';
 import { ApiError } from '../rules/errors.js';
-import { createTask, settleDue, type NewTask, type TaskEffects } from '../rules/tasks.js';
+import { createTask, settleDue, type NewTask, type TaskCreation, type TaskEffects } from '../rules/tasks.js';
 import { traceTaskChecks } from './trace-task.js';
 import { isBodyTooLarge, parseTaskBody } from '../rules/task-body.js';
 import type { Engine } from './engine.js';
 import { decodeCursor, DEFAULT_PAGE_LIMIT, encodeCursor, parseLimit } from './paging.js';
 import type { PlainRequest } from './types.js';
 import { agentView, usageView } from './views.js';
-import { dropOldest, taskJson } from './task-json.js';
+import { cachedTaskJson, dropOldest } from './task-json.js';
 import { hash53 } from '../model/random.js';
 import { addStep, type RawTrace } from './trace.js';
 
@@ -168,14 +168,15 @@ function createTaskRoute({ engine, req, account, plan, effects, now, trace }: Ro
     slowFactor: effects.slowFactor,
     fail: effects.failTasks,
   };
+  const creation: TaskCreation = { account, input, now, effects: taskEffects };
   let task: Task;
   try {
-    task = createTask(engine, account, input, now, taskEffects);
+    task = createTask(engine, creation);
   } catch (error) {
-    traceTaskChecks(trace, engine, account, input, now, taskEffects, error);
+    traceTaskChecks(trace, engine, creation, { error });
     throw error;
   }
-  traceTaskChecks(trace, engine, account, input, now, taskEffects, undefined, task);
+  traceTaskChecks(trace, engine, creation, { task });
   if (storeKey !== undefined) {
     state.idempotency.delete(storeKey);
     state.idempotency.set(storeKey, { bodyHash, taskId: task.id, at: now });
@@ -188,7 +189,7 @@ function replyTask(engine: Engine, task: Task, replayed = false): Reply {
   const location = `${engine.basePath}/ext/tasks/${task.id}`;
   return {
     status: 201,
-    body: taskJson(engine, task),
+    body: cachedTaskJson(engine, task),
     headers: replayed ? { Location: location, 'Idempotent-Replayed': 'true' } : { Location: location },
   };
 }
@@ -200,7 +201,7 @@ function getTask({ engine, id, account, now, trace }: RouteContext): Reply {
   // A task of another account: said in the trace (the key may be the wrong one), never in the answer.
   addStep(trace, 'resource', found ? 'pass' : 'fail', 'task', id, task !== undefined && !found);
   if (!found) throw new ApiError('not_found', `No task with id '${id}'.`);
-  return { status: 200, body: taskJson(engine, task) };
+  return { status: 200, body: cachedTaskJson(engine, task) };
 }
 
 function getUsage({ engine, account, plan, now }: RouteContext): Reply {

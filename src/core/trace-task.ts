@@ -1,27 +1,25 @@
 import { PLANS } from '../model/plans.js';
-import type { Account, Task } from '../model/types.js';
+import type { Task } from '../model/types.js';
 import { availableNano, costOf, pricesFor } from '../rules/billing.js';
 import { ApiError } from '../rules/errors.js';
 import { currentWindow } from '../rules/rate-limit.js';
-import type { NewTask, TaskEffects, TaskEnv } from '../rules/tasks.js';
+import type { TaskCreation, TaskEnv } from '../rules/tasks.js';
 import { inputTokensFor } from '../rules/tokens.js';
 import { addStep, type RawTrace } from './trace.js';
 
 /**
  * The money and token checks of task creation, for the trace, in the order `createTask` makes them (money first, then
- * tokens: docs/reference/errors.md, the order of the checks). After a success the figures before the commit are read back from the task; after a 402 or a
- * 429 nothing was committed, so the estimate is worked out again from the same rules (only on that path).
+ * tokens: docs/reference/errors.md, the order of the checks). After a success the figures before the commit are read
+ * back from the task; after a 402 or a 429 nothing was committed, so the estimate is worked out again from the same
+ * rules (only on that path).
  */
 export function traceTaskChecks(
   trace: RawTrace,
   env: TaskEnv,
-  account: Account,
-  input: NewTask,
-  now: number,
-  effects: TaskEffects,
-  error: unknown,
-  task?: Task,
+  { account, input, now, effects }: TaskCreation,
+  outcome: { error?: unknown; task?: Task },
 ): void {
+  const { error, task } = outcome;
   const bucket = currentWindow(env.state.buckets.get(account.id), now);
   const maxTokens = input.agent.tokens.outputMax;
   if (task) {

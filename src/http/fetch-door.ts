@@ -61,8 +61,8 @@ export function createFetch(
     // Fast path: a URL and plain init (string body, headers as an object or Headers); anything else goes through Request.
     const plain =
       !(input instanceof Request) && (init?.body === undefined || init.body === null || typeof init.body === 'string');
-    // A Request given alone (as openapi-fetch and ky call fetch) is read as it is: a copy costs 20–30 µs (100–200 with a
-    // body), and reading its body uses it up just as fetch's copy does.
+    // A Request given alone (as openapi-fetch and ky call fetch) is read as it is: a copy costs more than the
+    // sandbox's answer (far more with a body), and reading its body uses it up just as fetch's copy does.
     const request = plain
       ? undefined
       : input instanceof Request && init === undefined

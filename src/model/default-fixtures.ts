@@ -4,7 +4,7 @@ import type { FixtureAgent, FixtureKey, FixtureSet } from './fixture-schema.js';
 import type { ModelId } from './models.js';
 import { seededId, seededKey } from './random.js';
 import { DEFAULT_SEED_AGENTS } from './default-agents.js';
-import { madeOnFirstUse } from './on-first-use.js';
+import { lazyObject } from './lazy.js';
 import { SCOPES } from './scopes.js';
 import { AGENT_WORDS, AUDIENCES, MODEL_NOTES } from './agent-words.js';
 
@@ -86,12 +86,12 @@ const TRAITS = [
 
 /**
  * A faker instance of the sandbox's own, so seeding it never moves the stream of a consumer's `faker`.
- * (The en locale entry is imported instead of the package root, which loads every locale: ~45 ms against ~300 ms.)
+ * (The en locale entry is imported instead of the package root, which loads every locale.)
  * Made on first use: a sandbox of the default seed never draws from it (its agents are prebuilt), and the CLI's build
  * then never loads faker's code (scripts/esbuild-faker-en-subset.ts).
  */
 export function createFaker(): Faker {
-  return madeOnFirstUse(() => {
+  return lazyObject(() => {
     const FakerClass = sharedEn.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
     return new FakerClass({ locale: sharedEn.rawDefinitions });
   });
@@ -99,7 +99,7 @@ export function createFaker(): Faker {
 
 /**
  * Plain code-unit order: ISO times and `agt_` ids sort the same as with `localeCompare`, which loads ICU's collation
- * on first use (about 14 ms of the CLI's start).
+ * on first use (a cost in the CLI's start).
  */
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -6,7 +6,9 @@
  *
  * Starts are planned in the order tasks are created, mostly at nondecreasing times: those that do not go before the
  * last one queued wait in a plain first-in first-out run beside the heap (O(1) each, no sifting); the heap holds the
- * rest (ends, and starts planned out of order, as the `slow-tasks` scenario or a clock set back make them).
+ * rest (ends, and starts planned out of order, as the `slow-tasks` scenario or a clock set back make them). The run
+ * stays because it makes a big `clock.advance` markedly faster (docs/decisions/performance.md). Webhook deliveries use
+ * the same queue: it is the one priority queue of the sandbox.
  */
 export type Move = 'start' | 'end';
 
@@ -58,6 +60,18 @@ export class DueQueue<T> {
     this.put(i, at, order, item);
   }
 
+  /** The item of the earliest move (its time is `peekAt()`), or undefined when none is planned. */
+  peek(): T | undefined {
+    const at = this.n > 0 ? (this.keys[0] ?? Infinity) : Infinity;
+    if (this.runFirst(at, this.run.headAt())) return this.run.headItem();
+    return this.n > 0 ? this.items[0] : undefined;
+  }
+
+  /** Whether the run's head goes before the heap's root (`at`: its time, Infinity when empty). */
+  private runFirst(at: number, runAt: number): boolean {
+    return runAt < at || (runAt === at && runAt !== Infinity && this.run.headOrder() < (this.keys[1] as number));
+  }
+
   /** Writes slot i. */
   private put(i: number, at: number, order: number, item: T): void {
     this.keys[2 * i] = at;
@@ -74,7 +88,7 @@ export class DueQueue<T> {
     const items = this.items;
     const at = this.n > 0 ? (keys[0] ?? Infinity) : Infinity;
     const runAt = this.run.headAt();
-    if (runAt < at || (runAt === at && runAt !== Infinity && this.run.headOrder() < (keys[1] as number))) {
+    if (this.runFirst(at, runAt)) {
       if (runAt > now) return undefined;
       this.poppedAt = runAt;
       this.poppedEnd = false;
@@ -182,6 +196,10 @@ class Run<T> {
 
   headAt(): number {
     return this.head < this.items.length ? (this.keys[2 * this.head] ?? Infinity) : Infinity;
+  }
+
+  headItem(): T | undefined {
+    return this.items[this.head];
   }
 
   headOrder(): number {

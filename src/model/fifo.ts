@@ -4,8 +4,8 @@ const CHUNK = 8192;
 /**
  * A first-in first-out list (the finished tasks, in the order they finished): fixed-size chunks, the
  * oldest first, and a head index into the first. Adding costs an array push into a small array; the list never
- * copies what it holds (one growing array was reallocated and copied as it grew: in a `clock.advance` that finishes
- * 100,000 tasks, a quarter of the time went to that, docs/benchmarks.md, twelfth pass), and a chunk is let go once taken.
+ * copies what it holds (one growing array is reallocated and copied as it grows, which a `clock.advance` that
+ * finishes many tasks at once would pay for), and a chunk is let go once taken.
  */
 export class Fifo<T> {
   private chunks: T[][] = [];

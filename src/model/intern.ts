@@ -7,7 +7,8 @@ const table = new Map<string, string>();
 
 /**
  * One shared copy of a string that requests repeat (task descriptions in load tests and test suites): a parsed JSON
- * body makes a new string every time, and 100,000 stored copies of the same 60 characters cost 8 MB.
+ * body makes a new string every time, and each stored copy of the same text costs its full length again. It stays
+ * because it makes the heap of stored tasks markedly smaller (docs/decisions/performance.md).
  */
 export function intern(s: string): string {
   if (s.length > MAX_LENGTH) return s;

@@ -8,7 +8,7 @@ let randomFill: RandomFill | undefined;
 
 /**
  * A door with a cheaper source of secure random values than `globalThis.crypto` hands it here (the CLI: the OS's
- * random device, since the first use of `crypto` loads Node's web crypto, ~4 ms of a start); `undefined`: back to
+ * random device, since the first use of `crypto` loads Node's web crypto, which delays the start); `undefined`: back to
  * `crypto`. Only where the secrets come from changes, not what they are for.
  */
 export function useRandomSource(fill: RandomFill | undefined): void {

@@ -1,6 +1,7 @@
 /**
- * Values built on first use, then kept. The zod schemas are built this way, so that importing a module that declares
- * them builds none: the CLI answers its first request without loading zod (test/cli/cli-start.test.ts).
+ * Values built on first use, then kept: the one lazy-loading helper. The zod schemas are built this way, so that
+ * importing a module that declares them builds none, and the CLI loads zod and faker this way, so that it answers its
+ * first request without loading either (test/cli/cli-start.test.ts). Runtime-neutral (no `node:` import).
  */
 
 /** `build()` run once, on the first call. */
@@ -26,6 +27,22 @@ export function lazyRecord<T extends object>(build: () => T): T {
     getOwnPropertyDescriptor: (_target, key) => {
       const descriptor = Reflect.getOwnPropertyDescriptor(record(), key);
       return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+}
+
+/**
+ * An object made on first use: `make` runs when a property other than those of `ready` is first read, and every
+ * later read goes to what it made (methods bound to it).
+ */
+export function lazyObject<T extends object>(make: () => T, ready: Partial<T> = {}): T {
+  let made: T | undefined;
+  return new Proxy(Object.create(null) as T, {
+    get: (_target, key) => {
+      if (Object.hasOwn(ready, key)) return Reflect.get(ready, key) as unknown;
+      const target = (made ??= make());
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

@@ -18,8 +18,8 @@ export function hash53(text: string, seed = 0): number {
  * sfc32: a small seeded generator of floats in [0, 1) with 128 bits of state, so that streams drawn for different
  * labels do not collide (a 32-bit state repeats after ~2^16 labels by the birthday bound: ids would clash). The state
  * is kept as signed 32-bit integers (the same bits as the usual unsigned form): those stay small integers in the
- * closure, where unsigned values of 2^31 and above were a new heap number per store (about 0.7 KB of garbage per task
- * created; docs/benchmarks.md, issue 16, thirteenth pass).
+ * closure, where unsigned values of 2^31 and above would be a new heap number per store (garbage for every task
+ * created).
  */
 function sfc32(a: number, b: number, c: number, d: number): () => number {
   return () => {
@@ -55,9 +55,9 @@ const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 const codes: number[] = [];
 
 /**
- * `prefix` + `length` characters drawn from `alphabet`, as one flat string. Built by `+=`, it was a copy per character
- * up to 12 and a rope node per character beyond, which the first hash or quote of the id then copied flat once more:
- * 0.2–0.3 µs more per task id in a loop of a POST's id steps (docs/benchmarks.md, issue 16, eleventh pass).
+ * `prefix` + `length` characters drawn from `alphabet`, as one flat string. Built by `+=`, it would be a copy per
+ * character up to 12 and a rope node per character beyond, which the first hash or quote of the id then copies flat
+ * once more.
  */
 function randomString(rand: () => number, length: number, alphabet = ID_ALPHABET, prefix = ''): string {
   codes.length = 0;

@@ -27,8 +27,32 @@ const COMPLETED = 2;
 const TIME_SPLIT = 2 ** 30;
 const FAILED = 3;
 
+/** What a task is stored from: who and what, its figures, and its planned times. */
+export interface TaskPlan {
+  id: string;
+  seq: number;
+  accountId: string;
+  agentId: string;
+  description: string;
+  fields: {
+    priority: Priority;
+    model: ModelId;
+    status: TaskStatus;
+    outcome: 'completed' | 'failed';
+    /** The shape of its generated result (an index of rules/results' RESULT_TYPES; 0: plain text). */
+    resultType?: number;
+  };
+  inputTokens: number;
+  plannedOutputTokens: number;
+  plannedCostNano: number;
+  holdNano: number;
+  createdAt: number;
+  startAt: number;
+  endAt: number;
+}
+
 /**
- * A stored task: only what cannot be derived, so that 100,000 tasks stay small (docs/benchmarks.md, issue 16). Times
+ * A stored task: only what cannot be derived, so that many tasks stay small (docs/decisions/performance.md). Times
  * are `createdAt` (split in two) and two small offsets from it: integers a JavaScript engine stores unboxed. The
  * enumerations share one integer; charged figures, the hold once released, the start and end times and the result or
  * error follow from the status and the plan unless the control API forced them (`extra`). It reads as a `Task`.
@@ -42,29 +66,28 @@ export class TaskRecord implements Task {
   private readonly endIn: number;
   extra: TaskExtra | null = null;
 
-  constructor(
-    readonly id: string,
-    readonly seq: number,
-    readonly accountId: string,
-    readonly agentId: string,
-    readonly description: string,
-    fields: {
-      priority: Priority;
-      model: ModelId;
-      status: TaskStatus;
-      outcome: 'completed' | 'failed';
-      /** The shape of its generated result (an index of rules/results' RESULT_TYPES; 0: plain text). */
-      resultType?: number;
-    },
-    readonly inputTokens: number,
-    readonly plannedOutputTokens: number,
-    readonly plannedCostNano: number,
-    /** The amount held while the task is unfinished. */
-    private readonly hold: number,
-    createdAt: number,
-    startAt: number,
-    endAt: number,
-  ) {
+  readonly id: string;
+  readonly seq: number;
+  readonly accountId: string;
+  readonly agentId: string;
+  readonly description: string;
+  readonly inputTokens: number;
+  readonly plannedOutputTokens: number;
+  readonly plannedCostNano: number;
+  /** The amount held while the task is unfinished. */
+  private readonly hold: number;
+
+  constructor(plan: TaskPlan) {
+    const { fields, createdAt, startAt, endAt } = plan;
+    this.id = plan.id;
+    this.seq = plan.seq;
+    this.accountId = plan.accountId;
+    this.agentId = plan.agentId;
+    this.description = plan.description;
+    this.inputTokens = plan.inputTokens;
+    this.plannedOutputTokens = plan.plannedOutputTokens;
+    this.plannedCostNano = plan.plannedCostNano;
+    this.hold = plan.holdNano;
     this.createdHi = Math.floor(createdAt / TIME_SPLIT);
     this.createdLo = createdAt - this.createdHi * TIME_SPLIT;
     this.bits =
@@ -205,25 +228,25 @@ const isDefaultError = (e: TaskError | null): boolean =>
 /**
  * A stored task from a snapshot's record: whatever its fields say beyond the plan is kept in `extra`. The account, the
  * agent and the description are shared between the tasks that repeat them: a parsed state file has its own copy of
- * each in every task (12 MiB for 100,000 tasks loaded from `--state`).
+ * each in every task.
  */
 export function taskFromSnapshot(t: Task): TaskRecord {
   const fields = { priority: t.priority, model: t.model, status: t.status, outcome: t.outcome };
-  const record = new TaskRecord(
-    t.id,
-    t.seq,
-    intern(t.accountId),
-    intern(t.agentId),
-    intern(t.description),
+  const record = new TaskRecord({
+    id: t.id,
+    seq: t.seq,
+    accountId: intern(t.accountId),
+    agentId: intern(t.agentId),
+    description: intern(t.description),
     fields,
-    t.inputTokens,
-    t.plannedOutputTokens,
-    t.plannedCostNano,
-    t.holdNano,
-    t.createdAt,
-    t.startAt,
-    t.endAt,
-  );
+    inputTokens: t.inputTokens,
+    plannedOutputTokens: t.plannedOutputTokens,
+    plannedCostNano: t.plannedCostNano,
+    holdNano: t.holdNano,
+    createdAt: t.createdAt,
+    startAt: t.startAt,
+    endAt: t.endAt,
+  });
   const extra: TaskExtra = {};
   if (t.startedAt !== record.startedAt) extra.startedAt = t.startedAt;
   if (t.completedAt !== record.completedAt) extra.completedAt = t.completedAt;

@@ -1,7 +1,7 @@
 /**
  * A batch of due moves taken out of the due queue at once (time and order in growable typed arrays, the task at the
  * same position, and what the move released when it is an end), and its sort by the queue's own key (time, then
- * order). Used by the bulk settles (`settle-bulk.ts`, `settle-sums.ts`).
+ * order). Used by the bulk settles (`settle-sums.ts`).
  */
 import type { TaskRecord } from '../model/task-record.js';
 
@@ -95,9 +95,9 @@ function grown(values: Float64Array): Float64Array {
 }
 
 /**
- * The positions of the batch in (time, order) order, by radix sorts (no comparison sort, which costs ~30 ms for 200k
- * moves): first by order (a table indexed by order, which is unique; nothing to do when added in order), then stable counting passes over the time's
- * offset in 16-bit digits. Fractional times, times more than 49 days apart, or orders spread far wider than the
+ * The positions of the batch in (time, order) order, by radix sorts (a comparison sort is the larger part of a big
+ * jump's settle): first by order (a table indexed by order, which is unique; nothing to do when added in order), then
+ * stable counting passes over the time's offset in 16-bit digits. Fractional times, times more than 49 days apart, or orders spread far wider than the
  * batch take a comparator sort.
  */
 export function sortedPositions(batch: Batch): ArrayLike<number> {

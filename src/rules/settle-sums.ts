@@ -12,7 +12,8 @@
  * - only the ends are sorted, by the queue's key (time, then order), to add the tasks to the finished list in the
  *   order they finished, when that order can be seen: under a retention bound (which drops the first finished).
  * The result is the same books, the same tasks and the same finished list as popping the moves one by one
- * (test/tasks-and-billing/settle-bulk.test.ts compares the snapshots).
+ * (test/tasks-and-billing/settle-sums.test.ts compares the snapshots). It stays because popping every move of a big
+ * jump is too slow for the 100,000-task guard (docs/decisions/performance.md).
  */
 import type { Fifo } from '../model/fifo.js';
 import type { TaskRecord } from '../model/task-record.js';
@@ -50,8 +51,8 @@ class Jump {
   /**
    * Where each of `ended` falls among the moves: its end's time, or its start's when due before its start. A typed
    * array sized once: each queued move makes one end at most (its own, or its task's right after its start), so there
-   * are no more ends than moves queued. Pushing 100,000 epoch-ms doubles onto a plain array instead took 10–20 ms of a
-   * 50–60 ms `clock.advance` (docs/benchmarks.md, twelfth pass).
+   * are no more ends than moves queued. A plain array of epoch-ms doubles boxes each one as it is pushed, a large
+   * share of a big `clock.advance`.
    */
   readonly endKeys: Float64Array;
   /** Ends beyond `now` of the tasks that start: queued once the due queue has handed out its moves. */
@@ -202,3 +203,6 @@ function replay(
     chargeEnd(account, task, ends.hold[i] as number, task.outcome);
   }
 }
+
+/** From this many due moves on (or an eighth of the queue, if more than 256), a quiet settle takes them by sums. */
+export const SUMS_MIN = 4096;

@@ -1,7 +1,7 @@
 /**
  * The moves of a task once planned: its start, its end (the books: hold released, cost charged, usage counted) and
- * the retention bound on finished tasks. Shared by the settles (`settleDue`, one by one; `settleBulk`;
- * `settleBySums`, which takes a task's own part and its books apart) and the control API (`finish`).
+ * the retention bound on finished tasks. Shared by the settles (`settleDue`, one by one; `settleBySums`, which takes a
+ * task's own part and its books apart) and the control API (`finish`).
  */
 import type { TaskRecord, TaskExtra } from '../model/task-record.js';
 import type { Account, TaskError } from '../model/types.js';
@@ -9,7 +9,21 @@ import { syncPeriod } from './accounts.js';
 import { settleHold } from './billing.js';
 import type { TaskEnv } from './task-env.js';
 
-export function start(env: TaskEnv, task: TaskRecord, at: number, account: Account | undefined, tell = true): void {
+/** A move of a task: when, on which account's books (none once the account is gone), and whether listeners hear of it. */
+export interface Move {
+  at: number;
+  account: Account | undefined;
+  /** Default true: a task event is made for the move. */
+  tell?: boolean;
+}
+
+/** An end: how the task ends, and what the control API forced (a result, an error). */
+export interface EndMove extends Move {
+  outcome: 'completed' | 'failed';
+  detail?: { result?: unknown; error?: TaskError };
+}
+
+export function start(env: TaskEnv, task: TaskRecord, { at, account, tell = true }: Move): void {
   if (!task.queued) return;
   // Unfinished tasks are carried into each new period (syncPeriod), so a move always counts in the current one.
   if (account) {
@@ -59,31 +73,21 @@ export function chargeEnd(account: Account, task: TaskRecord, hold: number, outc
   }
 }
 
-/** Ends a task at `at`: completed (charge the actual cost) or failed (charge nothing); the hold is released. */
-export function finish(
-  env: TaskEnv,
-  task: TaskRecord,
-  at: number,
-  outcome: 'completed' | 'failed',
-  detail?: { result?: unknown; error?: TaskError },
-): void {
-  const account = env.state.accounts.get(task.accountId);
-  end(env, task, at, account, outcome, detail);
+/**
+ * Ends a task now, as the control API asks: completed (charge the actual cost) or failed (charge nothing); the hold is
+ * released.
+ */
+export function finish(env: TaskEnv, task: TaskRecord, end: Omit<EndMove, 'account' | 'tell'>): void {
+  endMove(env, task, { ...end, account: env.state.accounts.get(task.accountId) });
   dropBeyondRetention(env);
 }
 
-export function end(
-  env: TaskEnv,
-  task: TaskRecord,
-  at: number,
-  account: Account | undefined,
-  outcome: 'completed' | 'failed',
-  detail?: { result?: unknown; error?: TaskError },
-  tell = true,
-): void {
+/** A task's end on its books (started first if it is still queued); nothing once it has ended. */
+export function endMove(env: TaskEnv, task: TaskRecord, move: EndMove): void {
+  const { at, account, outcome, detail, tell = true } = move;
   if (task.ended) return;
   if (account) syncPeriod(account, at);
-  if (task.queued) start(env, task, at, account, tell);
+  if (task.queued) start(env, task, move);
   const hold = endTask(task, at, outcome, detail);
   if (account) {
     account.usage.tasks.running -= 1;
@@ -117,8 +121,8 @@ export function dropBeyondRetention(env: TaskEnv): void {
   const excess = finished.size - keep;
   if (excess <= 0) return;
   if (excess >= BULK_DROP && excess * 2 > tasks.size) {
-    // Most of the tasks at once (a big jump): deleting them one by one shrinks and rehashes the table over and over
-    // (90,000 deletes: 20-40 ms). They are marked instead, and the rest stored again, in their order.
+    // Most of the tasks at once (a big jump): deleting them one by one shrinks and rehashes the table over and over.
+    // They are marked instead, and the rest stored again, in their order.
     for (let i = 0; i < excess; i++) (finished.shift() as TaskRecord).markDropped();
     const kept: TaskRecord[] = [];
     for (const task of tasks.values()) if (!task.dropped) kept.push(task);

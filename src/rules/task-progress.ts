@@ -22,10 +22,12 @@ const PRIORITY_SPEED: Readonly<Record<Priority, number>> = { low: 1, normal: 0.7
  */
 export function planProgress(
   rand: () => number,
-  createdAt: number,
-  priority: Priority,
-  timings: TaskTimings,
-  slowFactor = 1,
+  {
+    createdAt,
+    priority,
+    timings,
+    slowFactor = 1,
+  }: { createdAt: number; priority: Priority; timings: TaskTimings; slowFactor?: number | undefined },
 ) {
   const drawn = intBetween(rand, timings.runningMinMs, timings.runningMaxMs);
   const running = timings.runningMinMs + (drawn - timings.runningMinMs) * PRIORITY_SPEED[priority];

@@ -12,9 +12,8 @@ import { planProgress } from './task-progress.js';
 import { inputTokensFor } from './tokens.js';
 import { taskResult } from './results/index.js';
 import { resultTypeFor } from '../model/result-types.js';
-import { BULK_MIN, settleBulk } from './settle-bulk.js';
-import { settleBySums } from './settle-sums.js';
-import { dropBeyondRetention, end, start } from './task-moves.js';
+import { SUMS_MIN, settleBySums } from './settle-sums.js';
+import { dropBeyondRetention, endMove, start } from './task-moves.js';
 
 import type { TaskEnv } from './task-env.js';
 
@@ -38,17 +37,19 @@ export interface TaskEffects {
   fail?: boolean;
 }
 
+/** A task to create: for which account, what the client asked, when, and what scenarios change. */
+export interface TaskCreation {
+  account: Account;
+  input: NewTask;
+  now: number;
+  effects: TaskEffects;
+}
+
 /**
  * Creates a task: estimates its tokens and cost, checks money (402) then tokens (429), holds the estimated cost and
  * schedules its moves. Throws before changing anything when a check fails.
  */
-export function createTask(
-  env: TaskEnv,
-  account: Account,
-  input: NewTask,
-  now: number,
-  effects: TaskEffects,
-): TaskRecord {
+export function createTask(env: TaskEnv, { account, input, now, effects }: TaskCreation): TaskRecord {
   const { state } = env;
   const plan = effects.plan ?? PLANS[account.plan];
   const seq = state.counters.task + 1;
@@ -82,27 +83,32 @@ export function createTask(
   state.buckets.set(account.id, bucket);
   state.counters.task = seq;
   const id = drawnId('task', rand);
-  const { startAt, endAt } = planProgress(rand, now, input.priority, env.timings, effects.slowFactor);
+  const { startAt, endAt } = planProgress(rand, {
+    createdAt: now,
+    priority: input.priority,
+    timings: env.timings,
+    slowFactor: effects.slowFactor,
+  });
   const plannedOutputTokens = intBetween(rand, outputMin, outputMax);
   const outcome: 'completed' | 'failed' = effects.fail ? 'failed' : 'completed';
   const resultType = resultTypeFor(input.agent.capabilities, input.description);
   const fields = { priority: input.priority, model: input.model, status: 'queued' as const, outcome, resultType };
   const plannedCostNano = costOf(inputTokens, plannedOutputTokens, prices);
-  const task = new TaskRecord(
+  const task = new TaskRecord({
     id,
     seq,
-    account.id,
-    input.agent.id,
-    intern(input.description),
+    accountId: account.id,
+    agentId: input.agent.id,
+    description: intern(input.description),
     fields,
     inputTokens,
     plannedOutputTokens,
     plannedCostNano,
-    hold,
-    now,
+    holdNano: hold,
+    createdAt: now,
     startAt,
     endAt,
-  );
+  });
   state.tasks.set(task.id, task);
   account.usage.tasks.queued += 1;
   // One planned move per task in the queue at a time: its end is queued when it starts (see settleDue).
@@ -124,19 +130,18 @@ export function resultOf(task: Task): unknown {
 /**
  * Applies the planned moves that are due at `now`, in time order: all of them, or at most `limit` (a slice, see
  * `settle-loop.ts`). Returns whether moves due at `now` remain. One tight loop: no closure and no lookup per move
- * beyond the account of a task unlike the previous one's; the retention bound is applied once at the end. From
- * `bulkFrom` due moves on (default: 4,096, or an eighth of the queue if more than 256), all are settled in bulk.
+ * beyond the account of a task unlike the previous one's; the retention bound is applied once at the end. When nobody
+ * listens to the moves, from `sumsFrom` due moves on (default: `SUMS_MIN`, or an eighth of the queue if more than 256)
+ * they are settled by sums instead, which leaves the same books (settle-sums.ts).
  */
-export function settleDue(env: TaskEnv, now: number, limit = Infinity, bulkFrom?: number): boolean {
+export function settleDue(env: TaskEnv, now: number, limit = Infinity, sumsFrom?: number): boolean {
   const { due, accounts } = env.state;
   if (due.peekAt() > now) return false;
-  // A big jump: every due move at once (settle-bulk.ts), the same sequence of moves as the pops below.
-  const enough = bulkFrom ?? Math.min(BULK_MIN, Math.max(256, due.size >> 3));
   const tell = env.quietMoves?.() !== true;
-  if (limit === Infinity && enough !== Infinity && due.countDue(now, enough) >= enough) {
-    // Nobody listens: only the books and the finished list see the order (settle-sums.ts).
-    if (tell) settleBulk(env, now);
-    else settleBySums(env, now);
+  const enough = sumsFrom ?? Math.min(SUMS_MIN, Math.max(256, due.size >> 3));
+  if (!tell && limit === Infinity && enough !== Infinity && due.countDue(now, enough) >= enough) {
+    // A big jump nobody listens to: only the books and the finished list see the order (settle-sums.ts).
+    settleBySums(env, now);
     dropBeyondRetention(env);
     return false;
   }
@@ -154,10 +159,10 @@ export function settleDue(env: TaskEnv, now: number, limit = Infinity, bulkFrom?
       account = accounts.get(accountId);
     }
     const at = due.poppedAt;
-    if (due.poppedEnd) end(env, task, at, account, task.outcome, undefined, tell);
+    if (due.poppedEnd) endMove(env, task, { at, account, outcome: task.outcome, tell });
     else {
       if (account) syncPeriod(account, at);
-      start(env, task, at, account, tell);
+      start(env, task, { at, account, tell });
       // Its end (same keys as if it had been queued at creation, so the order of moves is unchanged).
       due.push(task.endAt, task, task.seq, 'end');
     }

@@ -164,7 +164,7 @@ export function tasksApi(engine: Engine): SandboxCore['tasks'] {
     },
     complete(id, result) {
       const t = openTask(engine, id);
-      finish(engine, t, engine.clock.now(), 'completed', { result });
+      finish(engine, t, { at: engine.clock.now(), outcome: 'completed', detail: { result } });
       return taskView(t);
     },
     fail(id, error) {
@@ -183,7 +183,7 @@ export function tasksApi(engine: Engine): SandboxCore['tasks'] {
       ) {
         throw new SandboxError('error must be { code: string, message: string }.');
       }
-      finish(engine, t, engine.clock.now(), 'failed', { error });
+      finish(engine, t, { at: engine.clock.now(), outcome: 'failed', detail: { error } });
       return taskView(t);
     },
   };

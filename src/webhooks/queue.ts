@@ -1,30 +1,33 @@
 /** The delivery queue: pending deliveries by the sandbox time they fall due (equal times keep their order). */
-import { MinHeap } from '../model/heap.js';
+import { DueQueue } from '../model/due-queue.js';
 import type { Delivery } from './journal.js';
 
 export class DeliveryQueue {
-  private readonly heap = new MinHeap<Delivery>();
+  private readonly queue = new DueQueue<Delivery>();
+  /** Order of scheduling: ties in time keep it. */
+  private seq = 0;
 
   /** Makes `d` due at `at` (an earlier entry of it goes stale and is skipped). */
   schedule(d: Delivery, at: number): void {
     d.dueAt = at;
-    this.heap.push(at, d);
+    this.queue.push(at, d, ++this.seq, 'start');
   }
 
   clear(): void {
-    this.heap.clear();
+    this.queue.clear();
+    this.seq = 0;
   }
 
   /** The next delivery due at `now`, or undefined; with `take`, removes it from the queue. */
   due(now: number, take: boolean): Delivery | undefined {
-    for (let top = this.heap.peek(); top; top = this.heap.peek()) {
-      const d = top.item;
-      if (d.status !== 'pending' || d.dueAt !== top.at) {
-        this.heap.pop(); // stale: rescheduled, in flight or finished
+    for (let d = this.queue.peek(); d; d = this.queue.peek()) {
+      const at = this.queue.peekAt();
+      if (d.status !== 'pending' || d.dueAt !== at) {
+        this.queue.popDue(Infinity); // stale: rescheduled, in flight or finished
         continue;
       }
-      if (top.at > now) return undefined;
-      if (take) this.heap.pop();
+      if (at > now) return undefined;
+      if (take) this.queue.popDue(now);
       return d;
     }
     return undefined;

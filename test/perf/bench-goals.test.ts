@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issue16Goals, spinServer } from '../../bench/goals.mjs';
+import { benchGoals, spinServer } from '../../bench/goals.mjs';
 
 const runs = (...rps: number[]) => rps.map((r) => ({ rps: r, p99: 5 }));
 
@@ -18,7 +18,7 @@ describe("the bench's goals table", () => {
       },
     },
   };
-  const rows = issue16Goals({ server }, { connections: 50, spins: [3, 10] });
+  const rows = benchGoals({ server }, { connections: 50, spins: [3, 10] });
 
   it('judges the sandbox alone against the POST goal, round by round', () => {
     const judged = rows.find((r) => r.measure.startsWith('POST /ext/tasks req/s ÷ node:http (which parses the JSON)'));
@@ -40,5 +40,42 @@ describe("the bench's goals table", () => {
       ],
     ]);
     expect(spins[0]?.goal).toBe('(what a core of 3 µs could reach; the goal is ≥ 0.70)');
+  });
+});
+
+// The guard: with --baseline, every line a user feels is judged against the baseline build measured in the same run.
+describe("the bench's guard against a baseline build", () => {
+  const cpu = (...us: number[]) => us.map((c) => ({ rps: 1, p99: 5, cpuUs: c }));
+  const results = {
+    server: {
+      results: {
+        'GET /ext/agents': { 50: { sandbox: cpu(50, 52, 51), 'sandbox@base': cpu(50, 50, 50), 'node:http': cpu(40) } },
+        'POST /ext/tasks': { 50: { sandbox: cpu(80, 90, 85), 'sandbox@base': cpu(70, 70, 70), 'node:http': cpu(60) } },
+      },
+    },
+    memory: [
+      {
+        name: 'sandbox',
+        tasks: 10_000,
+        advanceMs: 10,
+        heapPerQueuedTask: 230,
+        retention: { queuedMB: 2, afterDropMB: 1 },
+      },
+      { name: 'sandbox@base', tasks: 10_000, advanceMs: 10, heapPerQueuedTask: 200 },
+    ],
+  };
+  const rows = benchGoals(results, { connections: 50, baseline: 'base' }).filter((r) => r.measure.includes('÷ base'));
+
+  it('judges server CPU per request round by round, and the memory lines, at most 10 % worse', () => {
+    expect(rows.map((r) => [r.measure, r.value, r.met])).toEqual([
+      ['server CPU per request, GET /ext/agents, 50 conn., this build ÷ base', '1.02', true],
+      ['server CPU per request, POST /ext/tasks, 50 conn., this build ÷ base', '1.21', false],
+      ["`clock.advance('1m')` over 10,000 tasks, this build ÷ base", '1.00', true],
+      ['heap per queued task, 10,000 tasks, this build ÷ base', '1.15', false],
+    ]);
+  });
+
+  it('adds no guard row without a baseline', () => {
+    expect(benchGoals(results, { connections: 50 }).some((r) => r.measure.includes('this build ÷'))).toBe(false);
   });
 });

@@ -34,13 +34,12 @@ function world(n: number) {
   for (const a of accounts) a.balanceNano = 1e13;
   for (let i = 0; i < n; i++) {
     const agent = state.agents[i % state.agents.length]!;
-    createTask(
-      env,
-      accounts[i % 2]!,
-      { agent, description: `task ${i}`, priority: PRIORITIES[(i * 5) % 4]!, model: agent.model },
-      T0 + (i % 5000),
-      { tpm: Number.MAX_SAFE_INTEGER, fail: i % 7 === 0 },
-    );
+    createTask(env, {
+      account: accounts[i % 2]!,
+      input: { agent, description: `task ${i}`, priority: PRIORITIES[(i * 5) % 4]!, model: agent.model },
+      now: T0 + (i % 5000),
+      effects: { tpm: Number.MAX_SAFE_INTEGER, fail: i % 7 === 0 },
+    });
   }
   return {
     env,

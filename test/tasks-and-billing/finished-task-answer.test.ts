@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import type { Engine } from '../../src/core/engine.js';
-import { TASK_JSON_CACHE_SIZE, taskJson } from '../../src/core/task-json.js';
+import { TASK_JSON_CACHE_SIZE, cachedTaskJson } from '../../src/core/task-json.js';
 import { taskView } from '../../src/core/views.js';
 import type { Task } from '../../src/model/types.js';
 import { ADMIN, OPTIONS } from './support.js';
@@ -73,11 +73,11 @@ describe('the answer of a finished task', () => {
         startedAt: status === 'queued' ? null : 1000,
         completedAt: status === 'queued' ? null : 2000,
       }) as unknown as Task;
-    expect(taskJson(engine, task('tsk_q', 'queued'))).toBe(JSON.stringify(taskView(task('tsk_q', 'queued'))));
+    expect(cachedTaskJson(engine, task('tsk_q', 'queued'))).toBe(JSON.stringify(taskView(task('tsk_q', 'queued'))));
     expect(engine.taskJson).toBeUndefined();
     for (let i = 0; i < TASK_JSON_CACHE_SIZE + 100; i++) {
       const t = task(`tsk_${i}`, 'failed');
-      expect(taskJson(engine, t)).toBe(JSON.stringify(taskView(t)));
+      expect(cachedTaskJson(engine, t)).toBe(JSON.stringify(taskView(t)));
     }
     expect(engine.taskJson?.size).toBe(TASK_JSON_CACHE_SIZE);
     expect(engine.taskJson?.has('tsk_0')).toBe(false);

@@ -54,18 +54,17 @@ describe('settling: "settling costs O(log n) per due task, not a scan of all tas
     const agents = state.agents;
     for (let i = 0; i < N; i++) {
       // Created over 5 s, in a shuffled order of priorities and agents: their due times interleave.
-      createTask(
-        env,
+      createTask(env, {
         account,
-        {
+        input: {
           agent: agents[i % agents.length]!,
           description: `task ${i}`,
           priority: PRIORITIES[(i * 7) % 4]!,
           model: 'model-b',
         },
-        t0 + (i % 5000),
-        { tpm: Number.MAX_SAFE_INTEGER },
-      );
+        now: t0 + (i % 5000),
+        effects: { tpm: Number.MAX_SAFE_INTEGER },
+      });
     }
     expect(tasks.size).toBe(N);
     const created = events.length;

@@ -8,6 +8,7 @@ import { requestId } from './journal.js';
 import type { Reply } from './routes.js';
 import { addStep, traceHeader, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
+import type { EntryFacts } from './journal-store.js';
 
 /** How every answer of the request core ends (src/core/handle.ts): its common headers, the journal, the audit. */
 
@@ -36,6 +37,14 @@ export interface Caller {
   effects: Effects;
 }
 
+/** One request in flight: the sandbox, the request, its time, and what the checks learned about it. */
+export interface Exchange {
+  engine: Engine;
+  req: PlainRequest;
+  now: number;
+  caller: Caller;
+}
+
 export function errorReply(error: unknown): Reply {
   // Anything that is not an ApiError is a bug of ours: answer 500 in the error shape, never a stack trace.
   const e = error instanceof ApiError ? error : new ApiError('internal_error');
@@ -44,14 +53,8 @@ export function errorReply(error: unknown): Reply {
 }
 
 /** The one place every answer passes: content type, the rate-limit headers, the journal. */
-export function finish(
-  engine: Engine,
-  req: PlainRequest,
-  reply: Reply,
-  caller: Caller,
-  now: number,
-  journal = true,
-): PlainResponse {
+export function answer(x: Exchange, reply: Reply, journal = true): PlainResponse {
+  const { engine, req, caller, now } = x;
   const r: RateState = caller.rate ?? {
     limit: engine.anonymousRpm,
     remaining: engine.anonymousRpm,
@@ -71,7 +74,7 @@ export function finish(
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
   // The delay is part of the answer the client sees: set before the journal and the audit look at it.
   if (caller.effects.latencyMs) response.delayMs = caller.effects.latencyMs;
-  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
+  if (journal) record(x, reply.status, reply.code ?? null, response);
   return response;
 }
 
@@ -97,39 +100,28 @@ function isoOf(resetAt: number): string {
   return lastResetIso;
 }
 
-export function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {
-  addStep(caller.trace, 'answer', 'fail', 0, 'network_error');
+export function answerNetworkError(x: Exchange): PlainResponse {
+  addStep(x.caller.trace, 'answer', 'fail', 0, 'network_error');
   const response: PlainResponse = { status: 0, headers: {}, body: '', networkError: true };
-  if (caller.effects.latencyMs) response.delayMs = caller.effects.latencyMs;
-  record(engine, req, 0, 'network_error', caller, now, response);
+  if (x.caller.effects.latencyMs) response.delayMs = x.caller.effects.latencyMs;
+  record(x, 0, 'network_error', response);
   return response;
 }
 
-export function record(
-  engine: Engine,
-  req: PlainRequest,
-  status: number,
-  code: string | null,
-  caller: Caller,
-  now: number,
-  response?: PlainResponse,
-): void {
-  const id = caller.id;
-  const accountId = caller.account?.id ?? null;
-  engine.journal.record(
-    {
-      id,
-      at: now,
-      basePath: engine.basePath,
-      status,
-      code,
-      keyId: caller.key?.id ?? null,
-      accountId,
-      scenarios: caller.scenarios,
-      trace: caller.trace,
-    },
-    req,
-    response,
-  );
-  engine.audit?.observe(id, req, status, code, accountId, now, caller.trace, response);
+/** The request's entry in the journal, and what the audit makes of it. */
+export function record(x: Exchange, status: number, code: string | null, response?: PlainResponse): void {
+  const { engine, req, caller, now } = x;
+  const facts: EntryFacts = {
+    id: caller.id,
+    at: now,
+    basePath: engine.basePath,
+    status,
+    code,
+    keyId: caller.key?.id ?? null,
+    accountId: caller.account?.id ?? null,
+    scenarios: caller.scenarios,
+    trace: caller.trace,
+  };
+  engine.journal.record(facts, req, response);
+  engine.audit?.observe(facts, req, response);
 }

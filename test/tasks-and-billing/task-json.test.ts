@@ -1,11 +1,11 @@
 /**
- * A task's answer is written without building the view object (src/core/task-text.ts): it must be the same bytes as
+ * A task's answer is written without building the view object (src/core/task-json.ts): it must be the same bytes as
  * `JSON.stringify(taskView(task))` for every shape a task can take (queued, running, completed, failed, forced
  * results and errors of any JSON shape or none, forced times, any description).
  */
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
-import { taskText } from '../../src/core/task-text.js';
+import { writeTaskJson } from '../../src/core/task-json.js';
 import { taskView } from '../../src/core/views.js';
 import { TaskRecord } from '../../src/model/task-record.js';
 import { ADMIN, OPTIONS } from './support.js';
@@ -14,21 +14,21 @@ const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
 
 function record(description: string, outcome: 'completed' | 'failed' = 'completed', cost = 123_456_789) {
   const fields = { priority: 'high' as const, model: 'model-b' as const, status: 'queued' as const, outcome };
-  return new TaskRecord(
-    'task_0123456789abcdef',
-    7,
-    'acc_x',
-    'agt_alpha',
+  return new TaskRecord({
+    id: 'task_0123456789abcdef',
+    seq: 7,
+    accountId: 'acc_x',
+    agentId: 'agt_alpha',
     description,
     fields,
-    150,
-    900,
-    cost,
-    2e9,
-    T0,
-    T0 + 1500,
-    T0 + 9000,
-  );
+    inputTokens: 150,
+    plannedOutputTokens: 900,
+    plannedCostNano: cost,
+    holdNano: 2e9,
+    createdAt: T0,
+    startAt: T0 + 1500,
+    endAt: T0 + 9000,
+  });
 }
 
 const DESCRIPTIONS = [
@@ -59,11 +59,11 @@ describe('the answer of a task written without the view object', () => {
       for (const outcome of ['completed', 'failed'] as const)
         for (const cost of [0, 1, 123_456_789, 2 ** 52 + 1]) {
           const task = record(description, outcome, cost);
-          expect(taskText(task)).toBe(JSON.stringify(taskView(task)));
+          expect(writeTaskJson(task)).toBe(JSON.stringify(taskView(task)));
           task.markRunning();
-          expect(taskText(task)).toBe(JSON.stringify(taskView(task)));
+          expect(writeTaskJson(task)).toBe(JSON.stringify(taskView(task)));
           task.markEnded(outcome);
-          expect(taskText(task)).toBe(JSON.stringify(taskView(task)));
+          expect(writeTaskJson(task)).toBe(JSON.stringify(taskView(task)));
         }
   });
 
@@ -73,7 +73,7 @@ describe('the answer of a task written without the view object', () => {
       task.markRunning();
       task.markEnded('completed');
       task.force({ result, startedAt: null, completedAt: T0 + 1 });
-      expect(taskText(task)).toBe(JSON.stringify(taskView(task)));
+      expect(writeTaskJson(task)).toBe(JSON.stringify(taskView(task)));
     }
     for (const error of [
       { code: 'boom', message: 'It "broke" \u2028.' },
@@ -84,7 +84,7 @@ describe('the answer of a task written without the view object', () => {
       task.markRunning();
       task.markEnded('failed');
       task.force({ error });
-      expect(taskText(task)).toBe(JSON.stringify(taskView(task)));
+      expect(writeTaskJson(task)).toBe(JSON.stringify(taskView(task)));
     }
   });
 
