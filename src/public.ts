@@ -69,3 +69,13 @@ export type {
   DeliveryFilter,
 } from './webhooks/types.js';
 export { retryDelay } from './webhooks/retry.js';
+export type {
+  DeliverAttempt,
+  DeliverOptions,
+  DeliverReport,
+  DeliverTarget,
+  WebhookTamper,
+} from './webhooks/kit-deliver.js';
+export type { DeliverVerdict } from './webhooks/kit-verdicts.js';
+export type { WebhookEventOptions } from './webhooks/kit-event.js';
+export type { SignedWebhook, WebhookSignOptions } from './webhooks/kit-sign.js';
