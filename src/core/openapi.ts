@@ -3,6 +3,8 @@ import { version } from '../../package.json';
 import { MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT } from './paging.js';
 import { ROUTES } from './routes.js';
 import { AgentListSchema, AgentSchema, ErrorSchema, TaskSchema, UsageSchema } from './view-schemas.js';
+import { WebhookAccountSchema, WebhookCreditsLowEventSchema, WebhookTaskEventSchema } from './webhook-schemas.js';
+import { WEBHOOK_HEADER_PARAMETERS, webhooksSection } from './openapi-webhooks.js';
 import { taskBodySchema, MAX_BODY_BYTES } from '../rules/task-body.js';
 import { ERRORS, type ErrorCode } from '../rules/errors.js';
 import { SCENARIO_NAMES } from '../scenarios/catalog.js';
@@ -49,6 +51,9 @@ function schemas(): Record<string, unknown> {
     Task: TaskSchema,
     Usage: UsageSchema,
     Error: ErrorSchema,
+    WebhookAccount: WebhookAccountSchema,
+    WebhookTaskEvent: WebhookTaskEventSchema,
+    WebhookCreditsLowEvent: WebhookCreditsLowEventSchema,
   };
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
   const out = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }).schemas;
@@ -208,8 +213,10 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
       { name: 'agents', description: 'The catalog of AI agents.' },
       { name: 'tasks', description: 'Work sent to an agent: status and results.' },
       { name: 'usage', description: "The account's usage in the current billing period." },
+      { name: 'webhooks', description: 'Signed events sent to your endpoints (Pro and Enterprise).' },
     ],
     paths,
+    webhooks: webhooksSection(),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -250,6 +257,7 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
           description: 'Sandbox only: scenarios to apply to this request, comma-separated.',
           schema: { type: 'string', examples: SCENARIO_NAMES.slice(0, 3) },
         },
+        ...WEBHOOK_HEADER_PARAMETERS,
       },
     },
   };
