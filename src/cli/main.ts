@@ -23,6 +23,7 @@ import { StartError } from '../errors.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
+import { webhooksCommand } from './webhooks-command.js';
 
 import { auditSummary } from './audit-summary.js';
 import { releaseLoadMemory } from './release-memory.js';
@@ -84,6 +85,12 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
  * undefined for the commands that only print. Throws UsageError (and other errors) with a one-line message.
  */
 export async function main(argv: string[], io: CliIo): Promise<CliRun | undefined> {
+  if (argv[0] === 'webhooks') {
+    // Its own options (--to, --tamper, …): parsed apart from the server's. A handler that did wrong exits 1.
+    const status = await webhooksCommand(argv.slice(1), io);
+    if (status !== 0) process.exitCode = status;
+    return undefined;
+  }
   const config = parseCli(argv, io.env);
   if (config.command === 'help' || config.command === 'version' || config.command === 'fixtures-export') {
     io.stdout(

@@ -3,28 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIO_NAMES } from '../../src/index.js';
 import { auditMatchers } from '../../src/matchers.js';
 import { overSocket, type Door } from '../support/doors.js';
-import { createTask, manualSandbox, receiver, verify } from './helpers.js';
+import { createTask, manualSandbox, receiver, verify, verifyingEndpoint } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
 expect.extend(auditMatchers);
-
-/** An in-process endpoint that verifies with the standardwebhooks package: 401 when it throws. */
-function verifying(sandbox: ReturnType<typeof manualSandbox>) {
-  const seen: unknown[] = [];
-  const { secret } = sandbox.webhooks.add({
-    accountId: 'acc_demo',
-    callback: (m) => {
-      try {
-        seen.push(verify(secret, m));
-        return 200;
-      } catch (error) {
-        seen.push(error);
-        return 401;
-      }
-    },
-  });
-  return seen;
-}
 
 describe('webhook-stale-timestamp and the handler audit on live deliveries', () => {
   it('is in the catalogue beside the other webhook scenarios', () => {
@@ -40,7 +22,7 @@ describe('webhook-stale-timestamp and the handler audit on live deliveries', () 
 
   it('webhook-stale-timestamp: a valid signature over a timestamp ten minutes old; a verifying receiver rejects it', async () => {
     const sandbox = manualSandbox();
-    const seen = verifying(sandbox);
+    const seen = verifyingEndpoint(sandbox);
     sandbox.useScenario('webhook-stale-timestamp', { accountId: 'acc_demo' });
     createTask(sandbox);
     await sandbox.webhooks.flush();
@@ -136,7 +118,7 @@ describe('control API: POST /__sandbox/webhooks/trigger', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, json: (await res.json()) as any };
+    return { status: res.status, json: (await res.json()) };
   };
 
   it('sends the event to the endpoints and answers { data: deliveries } with the headers sent', async () => {
