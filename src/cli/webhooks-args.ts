@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/events.js';
-import type { WebhookTamper } from '../webhooks/kit-deliver.js';
+import type { WebhookTamper } from '../webhooks/kit-verdicts.js';
 import { WEBHOOK_TAMPERS, webhookUrl as WEBHOOK_URL } from '../schemas.js';
 
 const ENV_PREFIX = 'AGENT_WORK_SANDBOX_';

@@ -1,7 +1,8 @@
 /** `agent-work-sandbox webhooks send|trigger`: a handler in any language tested from the command line. */
 import { AUDIT_RULE_BY_NAME } from '../audit/catalog.js';
 import { createCheckedSandboxCore as createSandbox } from '../sandbox.js';
-import type { DeliverAttempt, DeliverReport } from '../webhooks/kit-deliver.js';
+import type { DeliverReport } from '../webhooks/kit-deliver.js';
+import type { DeliverAttempt } from '../webhooks/kit-verdicts.js';
 import type { WebhookDelivery } from '../webhooks/types.js';
 
 /** A delivery as the control API shows it (its field names in either casing). */

@@ -5,15 +5,12 @@
  */
 import type { HandlerFault } from '../core/engine.js';
 import { SandboxError } from '../errors.js';
-import { parseInput, webhookKitOptions, webhookUrl, type WEBHOOK_TAMPERS } from '../schemas.js';
+import { parseInput, webhookKitOptions, webhookUrl } from '../schemas.js';
 import type { WebhookEvent } from './events.js';
 import { signBody, wallSeconds, type SignedWebhook } from './kit-sign.js';
 import { send, type SendOutcome, type WebhookCallback } from './send.js';
 import { OUT_OF_TOLERANCE_SECONDS, secretBytes, wrongKeyBytes } from './signature.js';
-import { judge, type DeliverVerdict } from './kit-verdicts.js';
-
-/** A way to spoil a message that a handler must reject. */
-export type WebhookTamper = (typeof WEBHOOK_TAMPERS)[number];
+import { judge, type DeliverAttempt, type DeliverVerdict, type WebhookTamper } from './kit-verdicts.js';
 
 /** Where `deliver()` sends: a URL (POSTed with `fetch`), or an in-process handler taking a `Request`. */
 export type DeliverTarget = string | ((request: Request) => Response | Promise<Response>);
@@ -32,29 +29,6 @@ export interface DeliverOptions {
   tamper?: WebhookTamper | WebhookTamper[];
   /** Real milliseconds to wait for each answer. Default: the webhooks' `timeoutMs`. */
   timeoutMs?: number;
-}
-
-/** One message `deliver()` sent, and the handler's answer. */
-export interface DeliverAttempt {
-  /** `delivery` (the first try), `retry` (after `failFirst`), `duplicate`, `reordered` (an event of `reorderWith`). */
-  kind: 'delivery' | 'retry' | 'duplicate' | 'reordered' | 'tampered';
-  /** How the message was spoiled, or null for a genuine one. */
-  tamper: WebhookTamper | null;
-  /** What was sent: the headers (the secret is never among them) and the raw body. */
-  request: SignedWebhook;
-  /** The handler's status, or null when no answer came. */
-  status: number | null;
-  /** The start of the handler's answer (up to 500 characters). */
-  body: string | null;
-  /** Real milliseconds the answer took. */
-  latencyMs: number;
-  error: string | null;
-  /** 2xx: the handler took the message. */
-  accepted: boolean;
-  /** Whether a correct handler takes it (genuine) or refuses it (tampered). */
-  expected: 'accept' | 'reject';
-  /** `failFirst`: the sender counted this answer as failed, whatever it was. */
-  countedAsFailed: boolean;
 }
 
 /** What `deliver()` returns: every attempt, a verdict per check, and whether all passed. */

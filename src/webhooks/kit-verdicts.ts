@@ -1,5 +1,32 @@
 /** The verdicts of `webhooks.deliver()`: what each group of answers says about the handler. */
-import type { DeliverAttempt } from './kit-deliver.js';
+import type { WEBHOOK_TAMPERS } from '../schemas.js';
+import type { SignedWebhook } from './kit-sign.js';
+
+/** A way to spoil a message that a handler must reject. */
+export type WebhookTamper = (typeof WEBHOOK_TAMPERS)[number];
+
+/** One message `deliver()` sent, and the handler's answer. */
+export interface DeliverAttempt {
+  /** `delivery` (the first try), `retry` (after `failFirst`), `duplicate`, `reordered` (an event of `reorderWith`). */
+  kind: 'delivery' | 'retry' | 'duplicate' | 'reordered' | 'tampered';
+  /** How the message was spoiled, or null for a genuine one. */
+  tamper: WebhookTamper | null;
+  /** What was sent: the headers (the secret is never among them) and the raw body. */
+  request: SignedWebhook;
+  /** The handler's status, or null when no answer came. */
+  status: number | null;
+  /** The start of the handler's answer (up to 500 characters). */
+  body: string | null;
+  /** Real milliseconds the answer took. */
+  latencyMs: number;
+  error: string | null;
+  /** 2xx: the handler took the message. */
+  accepted: boolean;
+  /** Whether a correct handler takes it (genuine) or refuses it (tampered). */
+  expected: 'accept' | 'reject';
+  /** `failFirst`: the sender counted this answer as failed, whatever it was. */
+  countedAsFailed: boolean;
+}
 
 /** One check of a `deliver()` report. */
 export interface DeliverVerdict {

@@ -7,7 +7,7 @@ const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 24;
 
 /** How far `webhook-timestamp` may be from the receiver's clock, in seconds: the Standard Webhooks tolerance. */
-export const TOLERANCE_SECONDS = 300;
+const TOLERANCE_SECONDS = 300;
 /** How far a stale or future timestamp is moved: twice the tolerance, so no verifier's rounding lets it through. */
 export const OUT_OF_TOLERANCE_SECONDS = 2 * TOLERANCE_SECONDS;
 
