@@ -118,7 +118,7 @@ describe('control API: POST /__sandbox/webhooks/trigger', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, json: (await res.json()) };
+    return { status: res.status, json: await res.json() };
   };
 
   it('sends the event to the endpoints and answers { data: deliveries } with the headers sent', async () => {
