@@ -69,3 +69,7 @@ export type {
   DeliveryFilter,
 } from './webhooks/types.js';
 export { retryDelay } from './webhooks/retry.js';
+export type { DeliverOptions, DeliverReport, DeliverTarget } from './webhooks/kit-deliver.js';
+export type { DeliverAttempt, DeliverVerdict, WebhookTamper } from './webhooks/kit-verdicts.js';
+export type { WebhookEventOptions } from './webhooks/kit-event.js';
+export type { SignedWebhook, WebhookSignOptions } from './webhooks/kit-sign.js';

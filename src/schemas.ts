@@ -106,6 +106,12 @@ const buildControlBodies = () => {
     taskFail: z.strictObject({ error: z.strictObject({ code: text, message: text }).optional() }),
     webhookAdd: z.strictObject({ url: webhookUrl(), secret: text.optional() }),
     webhookTest: z.strictObject({ endpoint_id: id.optional(), account_id: id.optional(), type: text.optional() }),
+    webhookTrigger: z.strictObject({
+      type: text,
+      task_id: id.optional(),
+      account_id: id.optional(),
+      overrides: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+    }),
     empty: z.strictObject({}),
   };
 };
@@ -122,6 +128,42 @@ export const scenarioClearQuery = lazy(() =>
     token: z.string().optional(),
   }),
 );
+
+/** The ways `webhooks.deliver()` can spoil a message, each of which a handler must reject. */
+export const WEBHOOK_TAMPERS = ['signature', 'timestamp-stale', 'timestamp-future', 'body'] as const;
+
+/** The options of the webhook test kit: `sandbox.webhooks.event()`, `.sign()` and `.deliver()`. */
+export const webhookKitOptions = lazy(() => {
+  const { id, text } = fields();
+  const count = z
+    .int({ error: 'must be an integer' })
+    .min(0, { error: 'must be ≥ 0' })
+    .max(10, { error: 'must be ≤ 10' });
+  const tamper = z.enum(WEBHOOK_TAMPERS, { error: `must be one of ${WEBHOOK_TAMPERS.join(', ')}` });
+  const event = z.looseObject({ id: text, type: text });
+  return {
+    event: z.strictObject({
+      taskId: id.optional(),
+      accountId: id.optional(),
+      overrides: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+    }),
+    sign: z.strictObject({
+      secret: text,
+      timestamp: z
+        .union([z.int().min(0), z.date()], { error: 'must be whole seconds since 1970 or a Date' })
+        .optional(),
+    }),
+    deliver: z.strictObject({
+      secret: text.optional(),
+      duplicates: count.optional(),
+      reorderWith: z.array(event).max(20).optional(),
+      failFirst: count.optional(),
+      tamper: z.union([tamper, z.array(tamper)]).optional(),
+      timeoutMs: z.int().min(1).max(600_000).optional(),
+    }),
+    anEvent: event,
+  };
+});
 
 // ---- applying a schema ----
 

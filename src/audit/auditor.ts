@@ -1,4 +1,4 @@
-import type { AuditObserver } from '../core/engine.js';
+import type { AuditObserver, HandlerFault } from '../core/engine.js';
 import { requestId } from '../core/journal.js';
 import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
@@ -22,7 +22,10 @@ export interface AuditFinding {
   rule: AuditRuleName;
   severity: Severity;
   count: number;
-  /** Journal ids (`req_…`) of the first and last request that matched. */
+  /**
+   * Journal ids (`req_…`) of the first and last request that matched; for a `handler-…` rule, the `webhook-id`
+   * (`evt_…`) of the first and last message the handler wrongly accepted.
+   */
   first_request_id: string;
   last_request_id: string;
   fix: string;
@@ -72,9 +75,17 @@ interface Tally {
   first: number;
   last: number;
   requests: FlaggedRequest[];
+  /** For a webhook handler's fault: the `webhook-id` of the first and last message (there is no request id). */
+  firstRef?: string;
+  lastRef?: string;
 }
 
 const MAX_FLAGGED = 5;
+
+const HANDLER_RULES: Record<HandlerFault, AuditRuleName> = {
+  'bad-signature': 'handler-accepts-bad-signature',
+  'stale-timestamp': 'handler-accepts-stale-timestamp',
+};
 
 const MAX_SUBJECTS = 10_000;
 const NO_402 = { spendable: -1, estimated: 0 };
@@ -178,6 +189,16 @@ export class Auditor implements AuditObserver {
     }
   }
 
+  observeHandler(fault: HandlerFault, accountId: string | null, eventId: string): void {
+    const subject = this.named(accountId, 'webhooks');
+    this.hit(subject, HANDLER_RULES[fault], 0);
+    const t = subject.tallies.get(HANDLER_RULES[fault]);
+    if (t) {
+      t.firstRef ??= eventId;
+      t.lastRef = eventId;
+    }
+  }
+
   private subject(accountId: string | null, req: PlainRequest, id: number): Subject {
     const subject = this.named(accountId, req.clientId);
     if ((req.query !== '' && KEY_IN_URL.test(req.query)) || req.path.includes('ak_')) {
@@ -242,8 +263,8 @@ export class Auditor implements AuditObserver {
           rule: name,
           severity: rule.severity,
           count: t.count,
-          first_request_id: requestId(t.first),
-          last_request_id: requestId(t.last),
+          first_request_id: t.firstRef ?? requestId(t.first),
+          last_request_id: t.lastRef ?? requestId(t.last),
           fix: rule.fix,
           account_id: subject.accountId,
           requests: t.requests.slice(),

@@ -24,7 +24,9 @@ export type AuditRuleName =
   | 'repeated-invalid-key'
   | 'key-in-url'
   | 'missing-content-type'
-  | 'near-limit';
+  | 'near-limit'
+  | 'handler-accepts-bad-signature'
+  | 'handler-accepts-stale-timestamp';
 
 /** Polls of one task closer together than this (sandbox clock) count towards `polling-storm`. */
 export const MIN_POLL_INTERVAL_MS = 1000;
@@ -90,6 +92,20 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     description: `Sustained use near a limit: at least ${NEAR_LIMIT_SHARE * 100} % of the RPM or TPM used in two or more rate windows.`,
     fix: 'Spread requests out or queue them on the client, or move to a plan with higher limits, before 429s start.',
     minCount: 2,
+  },
+  {
+    rule: 'handler-accepts-bad-signature',
+    severity: 'error',
+    description:
+      'A webhook handler answered 2xx to a message whose webhook-signature does not verify: signed with another secret, or a body changed after signing (a live delivery under webhook-bad-signature, or webhooks.deliver() with tamper).',
+    fix: 'Verify every message before acting on it: new Webhook(secret).verify(rawBody, headers) from the standardwebhooks package (or your provider SDK), on the raw body as received, and answer 4xx when it throws.',
+  },
+  {
+    rule: 'handler-accepts-stale-timestamp',
+    severity: 'error',
+    description:
+      'A webhook handler answered 2xx to a message whose webhook-timestamp is more than five minutes from now, the Standard Webhooks tolerance (a live delivery under webhook-stale-timestamp, or webhooks.deliver() with tamper).',
+    fix: 'Check webhook-timestamp against the current time and reject a message more than five minutes off: new Webhook(secret).verify(rawBody, headers) from the standardwebhooks package does it; a hand-made HMAC check must too, or a captured message can be replayed.',
   },
 ];
 

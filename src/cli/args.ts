@@ -40,6 +40,7 @@ export { UsageError };
 
 export const HELP = `Usage: agent-work-sandbox [options]
        agent-work-sandbox fixtures export [--fixtures SET] [--seed N]   print a fixture set as JSON
+       agent-work-sandbox webhooks send|trigger <type>   test a webhook handler (webhooks --help)
 
 A local sandbox of the Agent Work Service API (base URL http://HOST:PORT/api/v1).
 

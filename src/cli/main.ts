@@ -23,6 +23,7 @@ import { StartError } from '../errors.js';
 import { didYouMean, HELP, parseCli, UsageError, type CliConfig } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
+import { webhooksCommand } from './webhooks-command.js';
 
 import { auditExitCode, auditSummary } from './audit-summary.js';
 import { fillFromRandomDevice } from './random-device.js';
@@ -90,11 +91,19 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
   return list as RequestHandler[];
 }
 
+/** `webhooks send|trigger`: its own options (--to, --tamper, …), parsed apart from the server's; a handler that did wrong exits 1. */
+async function runWebhooks(argv: string[], io: CliIo): Promise<undefined> {
+  const status = await webhooksCommand(argv, io);
+  if (status !== 0) process.exitCode = status;
+  return undefined;
+}
+
 /**
  * The CLI, with argv and output passed in so that it can be tested. Resolves with the running server for `serve`,
  * undefined for the commands that only print. Throws UsageError (and other errors) with a one-line message.
  */
 export async function main(argv: string[], io: CliIo): Promise<CliRun | undefined> {
+  if (argv[0] === 'webhooks') return runWebhooks(argv.slice(1), io);
   const config = parseCli(argv, io.env);
   if (config.command === 'help' || config.command === 'version' || config.command === 'fixtures-export') {
     io.stdout(

@@ -28,4 +28,12 @@ export interface Engine extends TaskEnv {
 export interface AuditObserver {
   /** The same facts as the journal's entry for the request. */
   observe(facts: EntryFacts, req: PlainRequest, response: PlainResponse | undefined): void;
+  /**
+   * A webhook handler answered 2xx to a message it must reject: a wrong signature (or a body that is not the one
+   * signed), or a timestamp outside the Standard Webhooks tolerance. `eventId` is the message's `webhook-id`.
+   */
+  observeHandler?(fault: HandlerFault, accountId: string | null, eventId: string): void;
 }
+
+/** What a webhook handler accepted that it must reject. */
+export type HandlerFault = 'bad-signature' | 'stale-timestamp';

@@ -10,6 +10,8 @@ import {
   TaskSchema,
   UsageSchema,
 } from './view-schemas.js';
+import { WebhookAccountSchema, WebhookCreditsLowEventSchema, WebhookTaskEventSchema } from './webhook-schemas.js';
+import { WEBHOOK_HEADER_PARAMETERS, webhooksSection } from './openapi-webhooks.js';
 import { taskBodySchema, MAX_BODY_BYTES } from '../rules/task-body.js';
 import { ERRORS, type ErrorCode } from '../rules/errors.js';
 import { SCENARIO_NAMES } from '../scenarios/catalog.js';
@@ -57,6 +59,9 @@ function schemas(): Record<string, unknown> {
     TaskResult: TaskResultSchema,
     Usage: UsageSchema,
     Error: ErrorSchema,
+    WebhookAccount: WebhookAccountSchema,
+    WebhookTaskEvent: WebhookTaskEventSchema,
+    WebhookCreditsLowEvent: WebhookCreditsLowEventSchema,
   };
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
   const out = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }).schemas;
@@ -216,8 +221,10 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
       { name: 'agents', description: 'The catalog of AI agents.' },
       { name: 'tasks', description: 'Work sent to an agent: status and results.' },
       { name: 'usage', description: "The account's usage in the current billing period." },
+      { name: 'webhooks', description: 'Signed events sent to your endpoints (Pro and Enterprise).' },
     ],
     paths,
+    webhooks: webhooksSection(),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -260,6 +267,7 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
           // Neutral examples: a client or a generator that tries them gets slower answers, not injected faults.
           schema: { type: 'string', enum: [...SCENARIO_NAMES], examples: ['latency', 'slow-tasks'] },
         },
+        ...WEBHOOK_HEADER_PARAMETERS,
       },
     },
   };

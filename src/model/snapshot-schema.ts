@@ -96,6 +96,7 @@ const webhooks = lazy(() => {
     error: z.string().nullable(),
     response: z.string().nullable(),
     duplicate: z.boolean(),
+    headers: z.record(z.string(), z.string()).default({}),
   });
 
   /** Webhook endpoints (with a url; callbacks are not data) and the delivery journal, with the counters of their ids. */
@@ -116,6 +117,7 @@ const webhooks = lazy(() => {
         replayOf: z.string().nullable(),
         createdAt: time,
         badSignature: z.boolean(),
+        staleTimestamp: z.boolean().default(false),
         duplicates: z.boolean(),
       }),
     ),

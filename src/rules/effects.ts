@@ -36,6 +36,8 @@ export interface Effects {
   webhookDuplicates?: boolean;
   /** Webhooks are signed with a key that is not the endpoint's secret. */
   webhookBadSignature?: boolean;
+  /** Webhooks carry a `webhook-timestamp` outside the Standard Webhooks tolerance, ten minutes in the past. */
+  webhookStaleTimestamp?: boolean;
 }
 
 export const NO_EFFECTS: Readonly<Effects> = Object.freeze({});

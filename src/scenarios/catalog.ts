@@ -92,6 +92,11 @@ export const SCENARIOS = [
     'Webhooks are signed with the wrong key: webhook-signature does not verify against the endpoint secret, and a receiver must reject them.',
     () => ({ webhookBadSignature: true }),
   ),
+  scenario(
+    'webhook-stale-timestamp',
+    'Webhooks carry a webhook-timestamp ten minutes in the past, outside the five-minute tolerance of Standard Webhooks (the signature is valid): a receiver must reject them.',
+    () => ({ webhookStaleTimestamp: true }),
+  ),
 ] as const;
 
 /** The name of a scenario of the catalogue: `'rate-limited'`, `'out-of-credits'`, … */

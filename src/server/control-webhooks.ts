@@ -13,7 +13,8 @@ function toEndpointJson(e: WebhookEndpoint) {
 }
 
 /**
- * The webhook routes of the control API: endpoints per account, the delivery journal, replay and a test event.
+ * The webhook routes of the control API: endpoints per account, the delivery journal, replay, a test event and an
+ * event from the current state (trigger).
  * Deliveries are shown as the library shows them (like the request journal).
  */
 export function createWebhooksRouter(sandbox: Sandbox): express.Router {
@@ -53,6 +54,15 @@ export function createWebhooksRouter(sandbox: Sandbox): express.Router {
       endpointId: b.endpoint_id,
       accountId: b.account_id,
       type: b.type as WebhookEventType | undefined,
+    });
+    res.json({ data: sent });
+  });
+  router.post('/webhooks/trigger', async (req, res) => {
+    const b = body(controlBodies.webhookTrigger, req);
+    const sent = await sandbox.webhooks.trigger(b.type as WebhookEventType, {
+      taskId: b.task_id,
+      accountId: b.account_id,
+      overrides: b.overrides,
     });
     res.json({ data: sent });
   });

@@ -12,16 +12,13 @@ import { hash53, seededId } from '../model/random.js';
 import type { WebhookSnapshot } from '../model/snapshot-schema.js';
 import type { Effects } from '../rules/effects.js';
 import type { TaskEvent } from '../rules/tasks.js';
-import { initialEndpoints, newEndpoint, testTargets } from './endpoints.js';
-import {
-  creditsLowEvent,
-  isWebhookEventType,
-  sampleEvent,
-  taskEvent,
-  type WebhookEvent,
-  type WebhookEventType,
-} from './events.js';
-import { deliveryView, DeliveryJournal, endpointView, type Delivery, type Endpoint } from './journal.js';
+import { initialEndpoints, newEndpoint, savedEndpoints, testTargets } from './endpoints.js';
+import { creditsLowEvent, sampleEvent, taskEvent, type WebhookEvent, type WebhookEventType } from './events.js';
+import { deliverEvent, type DeliverOptions, type DeliverReport, type DeliverTarget } from './kit-deliver.js';
+import { accountOfEvent as accountOf, buildEvent, checkedEventType, type WebhookEventOptions } from './kit-event.js';
+import { signEvent, type SignedWebhook, type WebhookSignOptions } from './kit-sign.js';
+import { refusedUrl } from './url-guard.js';
+import { deliveryView, DeliveryJournal, endpointView, newDelivery, type Delivery, type Endpoint } from './journal.js';
 import { DeliveryLoop } from './loop.js';
 import { webhookSettings, type WebhookSettings } from './settings.js';
 import { secretBytes } from './signature.js';
@@ -42,6 +39,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
   /** Accounts told `credits.low` that have not been back at or above the threshold since. */
   private low = new Set<string>();
   private counters = { endpoint: 0, event: 0, delivery: 0 };
+  /** Events made by `event()`: ids of their own, so that making one changes no live event's id. */
+  private kitEvents = 0;
   constructor(
     private readonly engine: Engine,
     /** Settles the task moves due at the clock's time (they emit events through `onTaskEvent`). */
@@ -135,21 +134,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
     replayOf: string | null,
     at: number,
   ): Delivery {
-    const d: Delivery = {
-      id: seededId('dlv', this.engine.seed, `webhook-delivery:${String(++this.counters.delivery)}`),
-      event,
-      body,
-      endpointId: endpoint.id,
-      accountId: endpoint.accountId,
-      url: endpoint.url,
-      status: 'pending',
-      attempts: [],
-      dueAt: at,
-      replayOf,
-      createdAt: at,
-      badSignature: effects.webhookBadSignature === true,
-      duplicates: effects.webhookDuplicates === true,
-    };
+    const id = seededId('dlv', this.engine.seed, `webhook-delivery:${String(++this.counters.delivery)}`);
+    const d = newDelivery(id, endpoint, { event, body, replayOf, at }, effects);
     this.loop.schedule(d, at);
     this.journal.add(d);
     return d;
@@ -202,28 +188,54 @@ export class WebhookDispatcher implements SandboxWebhooks {
   async test(
     options: { endpointId?: string; accountId?: string; type?: WebhookEventType } = {},
   ): Promise<WebhookDelivery[]> {
-    const type = options.type ?? 'task.completed';
-    if (!isWebhookEventType(type))
-      throw new SandboxError(
-        `type must be one of task.created, task.started, task.completed, task.failed, credits.low; got ${JSON.stringify(options.type)}.`,
-      );
-    const targets = testTargets([...this.endpoints.values()], options);
+    const type = checkedEventType(options.type ?? 'task.completed');
+    const now = this.engine.clock.now();
+    const agentId = this.engine.state.agents[0]?.id ?? 'agt_sample';
+    return this.sendNow(testTargets([...this.endpoints.values()], options), (endpoint) => {
+      const account = this.engine.state.accounts.get(endpoint.accountId);
+      return account && sampleEvent(this.nextEventId(), type, account, agentId, this.config.lowBalanceNano, now);
+    });
+  }
+
+  async trigger(type: WebhookEventType, options: WebhookEventOptions = {}): Promise<WebhookDelivery[]> {
+    this.settle();
+    const built = buildEvent(this.engine, type, options, this.nextEventId(), this.config.lowBalanceNano);
+    const targets = testTargets([...this.endpoints.values()], { accountId: built.accountId });
+    return this.sendNow(targets, () => built.event);
+  }
+
+  /** Queues one message per target now (what `build` gives; nothing for undefined), and waits for the attempts. */
+  private async sendNow(
+    targets: Endpoint[],
+    build: (endpoint: Endpoint) => WebhookEvent | undefined,
+  ): Promise<WebhookDelivery[]> {
     const now = this.engine.clock.now();
     const sent = targets.flatMap((endpoint) => {
-      const account = this.engine.state.accounts.get(endpoint.accountId);
-      if (!account) return [];
-      const event = sampleEvent(
-        this.nextEventId(),
-        type,
-        account,
-        this.engine.state.agents[0]?.id ?? 'agt_sample',
-        this.config.lowBalanceNano,
-        now,
-      );
-      return [this.enqueue(endpoint, event, JSON.stringify(event), this.effectsFor(endpoint.accountId), null, now)];
+      const event = build(endpoint);
+      return event
+        ? [this.enqueue(endpoint, event, JSON.stringify(event), this.effectsFor(endpoint.accountId), null, now)]
+        : [];
     });
     await this.flush();
     return sent.map(deliveryView);
+  }
+
+  event(type: WebhookEventType, options: WebhookEventOptions = {}): WebhookEvent {
+    this.settle();
+    const id = seededId('evt', this.engine.seed, `webhook-kit-event:${String(++this.kitEvents)}`);
+    return buildEvent(this.engine, type, options, id, this.config.lowBalanceNano).event;
+  }
+
+  readonly sign: (event: WebhookEvent, options: WebhookSignOptions) => Promise<SignedWebhook> = signEvent;
+
+  deliver(target: DeliverTarget, event: WebhookEvent, options: DeliverOptions = {}): Promise<DeliverReport> {
+    return deliverEvent(target, event, options, {
+      endpointSecret: (e) =>
+        [...this.endpoints.values()].find((ep) => ep.accountId === accountOf(this.engine, e))?.secret,
+      refused: (url) => refusedUrl(this, url),
+      accepted: (fault, e) => this.engine.audit?.observeHandler?.(fault, accountOf(this.engine, e), e.id),
+      timeoutMs: this.config.timeoutMs,
+    });
   }
 
   /**
@@ -236,11 +248,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
 
   /** The endpoints with a url and the delivery journal, as data (a callback cannot be saved: its endpoint is left out). */
   save(): WebhookSnapshot {
-    const endpoints = [...this.endpoints.values()].flatMap((e) =>
-      e.url === null
-        ? []
-        : [{ id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, createdAt: e.createdAt }],
-    );
+    const endpoints = savedEndpoints(this.endpoints.values());
     return {
       endpoints,
       deliveries: this.journal.save(new Set(endpoints.map((e) => e.id))),
@@ -281,6 +289,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     this.journal.clear();
     this.low.clear();
     this.counters = { endpoint: 0, event: 0, delivery: 0 };
+    this.kitEvents = 0;
     this.registerInitial();
   }
 

@@ -4,6 +4,7 @@ import { SandboxError } from '../errors.js';
 import { PLANS } from '../model/plans.js';
 import { seededId } from '../model/random.js';
 import { parseInput, webhookUrl } from '../schemas.js';
+import type { WebhookSnapshot } from '../model/snapshot-schema.js';
 import type { Endpoint } from './journal.js';
 import { secretBytes, seededSecret } from './signature.js';
 import { refusedUrl } from './url-guard.js';
@@ -66,4 +67,11 @@ export function initialEndpoints(engine: Engine, specs: NonNullable<WebhookOptio
       .filter((a) => PLANS[a.plan].webhooks)
       .map((a) => ({ ...spec, accountId: a.id, secret }));
   });
+}
+
+/** The endpoints with a url, as data (a callback cannot be saved: its endpoint is left out). */
+export function savedEndpoints(endpoints: Iterable<Endpoint>): WebhookSnapshot['endpoints'] {
+  return [...endpoints].flatMap((e) =>
+    e.url === null ? [] : [{ id: e.id, accountId: e.accountId, url: e.url, secret: e.secret, createdAt: e.createdAt }],
+  );
 }

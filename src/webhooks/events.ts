@@ -4,16 +4,11 @@ import type { Account, Task } from '../model/types.js';
 import { iso } from '../core/iso.js';
 import { accountView, taskView } from '../core/views.js';
 import type { TaskEventType } from '../rules/tasks.js';
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../core/webhook-event-types.js';
 
 export type WebhookEventType = TaskEventType | 'credits.low';
 
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
-  'task.created',
-  'task.started',
-  'task.completed',
-  'task.failed',
-  'credits.low',
-];
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = EVENT_TYPES;
 
 export function isWebhookEventType(value: unknown): value is WebhookEventType {
   return typeof value === 'string' && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);

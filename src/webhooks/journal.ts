@@ -1,6 +1,7 @@
 /** The delivery journal: every message made for an endpoint, its attempts, and the views the library returns. */
 import { iso } from '../core/iso.js';
 import type { WebhookSnapshot } from '../model/snapshot-schema.js';
+import type { Effects } from '../rules/effects.js';
 import type { WebhookEvent } from './events.js';
 import type { WebhookCallback } from './send.js';
 import type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './types.js';
@@ -31,7 +32,33 @@ export interface Delivery {
   replayOf: string | null;
   createdAt: number;
   badSignature: boolean;
+  staleTimestamp: boolean;
   duplicates: boolean;
+}
+
+/** A new pending delivery of `message` to `endpoint`, due at `message.at`, spoiled as the scenarios in force say. */
+export function newDelivery(
+  id: string,
+  endpoint: Endpoint,
+  message: { event: WebhookEvent; body: string; replayOf: string | null; at: number },
+  effects: Effects,
+): Delivery {
+  return {
+    id,
+    event: message.event,
+    body: message.body,
+    endpointId: endpoint.id,
+    accountId: endpoint.accountId,
+    url: endpoint.url,
+    status: 'pending',
+    attempts: [],
+    dueAt: message.at,
+    replayOf: message.replayOf,
+    createdAt: message.at,
+    badSignature: effects.webhookBadSignature === true,
+    staleTimestamp: effects.webhookStaleTimestamp === true,
+    duplicates: effects.webhookDuplicates === true,
+  };
 }
 
 type SavedDelivery = WebhookSnapshot['deliveries'][number];
@@ -100,11 +127,12 @@ export class DeliveryJournal {
         url: d.url,
         body: d.body,
         status: d.status,
-        attempts: d.attempts.map((a) => ({ ...a })),
+        attempts: d.attempts.map((a) => ({ ...a, headers: { ...a.headers } })),
         dueAt: d.dueAt,
         replayOf: d.replayOf,
         createdAt: d.createdAt,
         badSignature: d.badSignature,
+        staleTimestamp: d.staleTimestamp,
         duplicates: d.duplicates,
       }));
   }
@@ -114,10 +142,12 @@ export class DeliveryJournal {
     this.byId.clear();
     const pending: Delivery[] = [];
     for (const s of saved) {
+      // A state file of an earlier version has no headers nor staleTimestamp.
       const d: Delivery = {
         ...s,
         event: JSON.parse(s.body) as WebhookEvent,
-        attempts: s.attempts.map((a) => ({ ...a })),
+        attempts: s.attempts.map((a) => ({ ...a, headers: { ...a.headers } })),
+        staleTimestamp: Boolean(s.staleTimestamp as boolean | undefined),
       };
       if (d.status === 'pending') {
         d.dueAt ??= now;
@@ -142,7 +172,7 @@ export function deliveryView(d: Delivery): WebhookDelivery {
     accountId: d.accountId,
     url: d.url,
     status: d.status,
-    attempts: d.attempts.map((a) => ({ ...a })),
+    attempts: d.attempts.map((a) => ({ ...a, headers: { ...a.headers } })),
     nextAttemptAt: d.status === 'pending' && d.dueAt !== null ? iso(d.dueAt) : null,
     replayOf: d.replayOf,
     createdAt: iso(d.createdAt),

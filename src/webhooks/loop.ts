@@ -119,6 +119,7 @@ export class DeliveryLoop {
       refused: (url) => refusedUrl(this.owner, url),
       current: () => generation === this.generation,
       retry: (later, when) => this.queue.schedule(later, when),
+      accepted: (faulty, fault) => this.engine.audit?.observeHandler?.(fault, faulty.accountId, faulty.event.id),
     });
     if (ended) this.journal.prune();
   }

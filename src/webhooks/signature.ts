@@ -1,9 +1,15 @@
 /** Standard Webhooks 1.0 signing through Web Crypto (runs in Node, browsers and workers alike). */
 import { rngFor } from '../model/random.js';
 import { SandboxError } from '../errors.js';
+import { WEBHOOK_USER_AGENT } from './url-guard.js';
 
 const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 24;
+
+/** How far `webhook-timestamp` may be from the receiver's clock, in seconds: the Standard Webhooks tolerance. */
+const TOLERANCE_SECONDS = 300;
+/** How far a stale or future timestamp is moved: twice the tolerance, so no verifier's rounding lets it through. */
+export const OUT_OF_TOLERANCE_SECONDS = 2 * TOLERANCE_SECONDS;
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
@@ -55,4 +61,15 @@ export async function sign(key: CryptoKey, id: string, timestamp: number, body: 
 /** A key that is not the endpoint's (`webhook-bad-signature`): its bytes with every bit flipped. */
 export function wrongKeyBytes(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   return bytes.map((b) => b ^ 0xff);
+}
+
+/** The headers of a message: the Standard Webhooks three, its content type and the sandbox's user agent. */
+export function webhookHeaders(id: string, timestamp: number, signature: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': WEBHOOK_USER_AGENT,
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signature,
+  };
 }

@@ -1,6 +1,9 @@
 import type { WebhookEvent, WebhookEventType } from './events.js';
 import type { DeliverySettings } from './retry.js';
 import type { WebhookCallback } from './send.js';
+import type { DeliverOptions, DeliverReport, DeliverTarget } from './kit-deliver.js';
+import type { WebhookEventOptions } from './kit-event.js';
+import type { SignedWebhook, WebhookSignOptions } from './kit-sign.js';
 
 /** The createSandbox option `webhooks`. */
 export interface WebhookOptions extends Partial<DeliverySettings> {
@@ -51,6 +54,8 @@ export interface DeliveryAttempt {
   response: string | null;
   /** A second copy sent by the `webhook-duplicates` scenario. */
   duplicate: boolean;
+  /** The headers sent (the Standard Webhooks three among them); the secret is never in them. */
+  headers: Record<string, string>;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -100,4 +105,34 @@ export interface SandboxWebhooks {
   test(options?: { endpointId?: string; accountId?: string; type?: WebhookEventType }): Promise<WebhookDelivery[]>;
   /** Resolves when every delivery due at the clock's current time has been attempted (retries included). */
   flush(): Promise<void>;
+  /**
+   * Sends the event `event(type, options)` builds to the endpoints of its account, as a task move would; resolves
+   * after the attempts (the control API's `POST /__sandbox/webhooks/trigger`).
+   */
+  trigger(type: WebhookEventType, options?: WebhookEventOptions): Promise<WebhookDelivery[]>;
+  /**
+   * The event a delivery would carry, built from the current state: the task `taskId` (default: the account's newest
+   * task), the account `accountId`. `created_at` is the sandbox clock's time. An override of a field the event does
+   * not have throws.
+   * @example
+   * const event = sandbox.webhooks.event('task.completed', { taskId: task.id })
+   */
+  event(type: WebhookEventType, options?: WebhookEventOptions): WebhookEvent;
+  /**
+   * Signs an event as a delivery would (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`),
+   * for a handler's unit test with no server. The timestamp is wall time unless given.
+   * @example
+   * const { body, headers } = await sandbox.webhooks.sign(event, { secret: 'whsec_…' })
+   * const res = await request(app).post('/webhooks').set(headers).send(body)
+   */
+  sign(event: WebhookEvent, options: WebhookSignOptions): Promise<SignedWebhook>;
+  /**
+   * Sends an event to a handler (a URL, or an in-process `(request) => Response`) as live traffic and an attacker
+   * would, and reports every attempt with a verdict per check. A handler that accepts a tampered message is also an
+   * audit finding (`handler-accepts-bad-signature`, `handler-accepts-stale-timestamp`).
+   * @example
+   * const report = await sandbox.webhooks.deliver(app.fetch, event, { secret, tamper: ['signature', 'timestamp-stale'] })
+   * expect(report.ok).toBe(true)
+   */
+  deliver(target: DeliverTarget, event: WebhookEvent, options?: DeliverOptions): Promise<DeliverReport>;
 }

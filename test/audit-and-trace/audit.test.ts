@@ -274,6 +274,8 @@ describe('audit', () => {
       'key-in-url',
       'missing-content-type',
       'near-limit',
+      'handler-accepts-bad-signature',
+      'handler-accepts-stale-timestamp',
     ]);
     for (const r of AUDIT_RULES) {
       expect(['error', 'warning', 'info']).toContain(r.severity);

@@ -58,3 +58,21 @@ export function receiver(statuses: number[] = [200]) {
 export function verify(secret: string, request: { body: string; headers: Record<string, string> }): any {
   return new Webhook(secret).verify(request.body, request.headers);
 }
+
+/** An in-process endpoint of acc_demo that verifies each message: 200, or 401 when it does not verify; what it saw. */
+export function verifyingEndpoint(sandbox: Sandbox): unknown[] {
+  const seen: unknown[] = [];
+  const { secret } = sandbox.webhooks.add({
+    accountId: 'acc_demo',
+    callback: (m) => {
+      try {
+        seen.push(verify(secret, m));
+        return 200;
+      } catch (error) {
+        seen.push(error);
+        return 401;
+      }
+    },
+  });
+  return seen;
+}

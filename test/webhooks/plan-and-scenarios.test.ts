@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { SandboxError, SCENARIO_NAMES } from '../../src/index.js';
-import { createTask, manualSandbox, receiver, verify } from './helpers.js';
+import { createTask, manualSandbox, receiver, verify, verifyingEndpoint } from './helpers.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -125,19 +125,7 @@ describe('webhook scenarios', () => {
 
   it('webhook-bad-signature: the signature does not verify, so a receiver rejects it and the sandbox retries', async () => {
     const sandbox = manualSandbox();
-    const seen: unknown[] = [];
-    const { secret } = sandbox.webhooks.add({
-      accountId: 'acc_demo',
-      callback: (m) => {
-        try {
-          seen.push(verify(secret, m));
-          return 200;
-        } catch (error) {
-          seen.push(error);
-          return 401;
-        }
-      },
-    });
+    const seen = verifyingEndpoint(sandbox);
     const undo = sandbox.useScenario('webhook-bad-signature', { accountId: 'acc_demo' });
     createTask(sandbox);
     await sandbox.webhooks.flush();
