@@ -16,6 +16,7 @@ import { Auditor } from './audit/auditor.js';
 import { coreSettings, type CoreSettings } from './sandbox/options.js';
 import { checkListenOptions, checkSandboxOptions } from './sandbox/option-schemas.js';
 import { accountsApi, keysApi, tasksApi } from './sandbox/records.js';
+import { assertionsApi } from './sandbox/assertions.js';
 
 /** The engine of a new sandbox, its webhooks and (real clock) its settle loop; `initial` is the state `reset()` returns to. */
 function createEngine(options: SandboxOptions, settings: CoreSettings) {
@@ -87,6 +88,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
   };
   applyInitialScenarios();
   const keys = keysApi(engine, seed);
+  const assertions = assertionsApi(engine);
 
   const sandbox: SandboxCore = {
     handle: (req) => handle(engine, req),
@@ -98,6 +100,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
       auditor.clear();
       engine.scenarios.clear();
       engine.requestSeq = 0;
+      assertions.clear();
       applyInitialScenarios();
       hooks.reset();
     },
@@ -119,6 +122,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
     },
     findRequests: (filter = {}) => engine.journal.list().filter((e) => matchesFilter(e, filter, basePath)),
     clearRequests: () => engine.journal.clear(),
+    ...assertions.surface,
     explain: (requestId) => engine.journal.get(requestId)?.trace,
     audit: (filter) => auditor.findings(filter),
     overview(overviewOptions) {
