@@ -21,7 +21,7 @@ async function control(method: string, path: string, body?: unknown) {
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: (await res.json()) };
 }
 
 const TASK = { agent_id: 'agt_fixed', description: 'Summarise the quarterly report' };
