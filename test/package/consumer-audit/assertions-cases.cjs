@@ -55,7 +55,9 @@ module.exports = function assertionCases({ describe, it, expect, sandbox }) {
       );
       expect(
         failure(() => expect(sandbox).toHaveReceivedInOrder([{ method: 'POST' }, { path: '/ext/agents' }])),
-      ).toMatch(/but no request after req_000002 matches #2 .*\n.*\n {2}- req_000003 GET \/api\/v1\/ext\/tasks\/task_\w+ → 200\n {6}path: expected "\/ext\/agents"/);
+      ).toMatch(
+        /but no request after req_000002 matches #2 .*\n.*\n {2}- req_000003 GET \/api\/v1\/ext\/tasks\/task_\w+ → 200\n {6}path: expected "\/ext\/agents"/,
+      );
       expect(failure(() => expect(sandbox).toHaveReceivedOnly([{ method: 'GET' }]))).toMatch(
         /but 1 request of 3 matched none .*:\n {2}- req_000002 POST \/api\/v1\/ext\/tasks → 201\n {6}method: expected "GET", received "POST"/,
       );
