@@ -49,9 +49,10 @@ describe.skipIf(process.env.SKIP_CONSUMER_TESTS === '1')('the matchers in a cons
     );
   }, 400_000);
 
+  // A node_modules of Vitest, Jest and msw takes a while to delete on a busy machine.
   afterAll(() => {
     if (project) rmSync(project, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('passes and fails as it should in Vitest (ESM, import)', () => {
     expect(inProject('npx', ['vitest', 'run', '--config', 'vitest.config.mjs'], 120_000)).toMatch(
