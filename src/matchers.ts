@@ -49,7 +49,10 @@ export const sandboxMatchers = {
   toHaveSpent,
 };
 
-/** The same object under its first name. */
+/**
+ * The same object under its first name.
+ * @alias
+ */
 export const auditMatchers = sandboxMatchers;
 /** The same interface under its first name. */
 export type AuditMatchers<R = unknown> = SandboxMatchers<R>;

@@ -9,7 +9,7 @@ import type { JournalEntry } from './journal.js';
 import type { TraceStep } from './trace.js';
 
 /** What a request pattern may name. */
-export const PATTERN_KEYS = [
+const PATTERN_KEYS = [
   'method',
   'path',
   'query',
@@ -105,7 +105,7 @@ function bodyOf(entry: JournalEntry): unknown {
 const templates = new Map<string, RegExp>();
 
 /** Whether a path matches a template: `:name` is one segment; the base path may be left out of the template. */
-export function matchesPathTemplate(path: string, template: string, basePath: string): boolean {
+function matchesPathTemplate(path: string, template: string, basePath: string): boolean {
   const full = template.startsWith(basePath + '/') || basePath === '' ? template : basePath + template;
   let re = templates.get(full);
   if (!re) {

@@ -12,7 +12,7 @@ import { assertionQuery, controlBodies, parseInput } from '../schemas.js';
 import { body } from './control-body.js';
 
 /** JSON containment: an object matches when it has the expected fields (and maybe more); the rest compares exactly. */
-export function containsJson(actual: unknown, expected: unknown): boolean {
+function containsJson(actual: unknown, expected: unknown): boolean {
   if (expected === null || typeof expected !== 'object') return actual === expected;
   if (Array.isArray(expected))
     return (
