@@ -14,6 +14,7 @@ import {
   type RequestPattern,
 } from '../core/request-pattern.js';
 import type { Spend } from '../core/spend.js';
+import { maskKeys } from '../core/mask.js';
 
 /** The part of the runner's matcher context the matchers use (`this` in a matcher, Vitest and Jest alike). */
 export interface MatcherContext {
@@ -51,14 +52,14 @@ export function equalsOf(ctx: MatcherContext): Equals {
   return (actual, expected) => ctx.equals(actual, expected);
 }
 
-/** A value as the runner prints it (`ObjectContaining {…}` for an asymmetric matcher), else as JSON. */
+/** A value as the runner prints it (`ObjectContaining {…}` for an asymmetric matcher), else as JSON; keys masked. */
 export function show(ctx: MatcherContext, value: unknown): string {
   if (value instanceof RegExp) return String(value);
   const text = ctx.utils?.stringify
     ? ctx.utils.stringify(value)
     : ((JSON.stringify(value) as string | undefined) ?? String(value));
-  // A value over several lines keeps to the indent of the message.
-  return text.replace(/\n/g, '\n    ');
+  // A key in a pattern is masked as the journal masks it; a value over several lines keeps to the message's indent.
+  return maskKeys(text).replace(/\n/g, '\n    ');
 }
 
 function diffLines(ctx: MatcherContext, diffs: FieldDiff[]): string[] {

@@ -7,6 +7,7 @@ import express from 'express';
 import { diffEntry, nearMisses, traceSummary, type FieldDiff, type RequestPattern } from '../core/request-pattern.js';
 import { countHolds } from '../core/request-pattern.js';
 import type { Spend } from '../core/spend.js';
+import { maskKeys } from '../core/mask.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import { assertionQuery, controlBodies, parseInput } from '../schemas.js';
 import { body } from './control-body.js';
@@ -25,9 +26,19 @@ function containsJson(actual: unknown, expected: unknown): boolean {
 
 const WIRE_FIELDS: Record<string, string> = { accountId: 'account_id', keyId: 'key_id' };
 
+/** A value echoed in a diff, API keys masked (a pattern may quote one; the journal's side is masked already). */
+function masked(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'string') return maskKeys(value);
+  if (Array.isArray(value)) return value.map(masked);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskKeys(k), masked(v)]));
+}
+
 function diffJson(diffs: FieldDiff[]): Record<string, { expected: unknown; actual: unknown }> {
   const out: Record<string, { expected: unknown; actual: unknown }> = {};
-  for (const d of diffs) out[WIRE_FIELDS[d.field] ?? d.field] = { expected: d.expected, actual: d.actual ?? null };
+  for (const d of diffs)
+    out[WIRE_FIELDS[d.field] ?? d.field] = { expected: masked(d.expected), actual: masked(d.actual) };
   return out;
 }
 

@@ -90,6 +90,26 @@ describe('toHaveReceived: counts the requests that match a pattern', () => {
   });
 });
 
+it('a failure message shows no API key: the journal keeps them masked, and so is a key quoted in a pattern', async () => {
+  const [, run] = eachDoor('', async (door) => {
+    await door.call('GET', `/ext/agents?api_key=${ADMIN.pro}`);
+    await morning(door);
+    const message = (() => {
+      try {
+        expect(door.sandbox).toHaveReceived({ headers: { authorization: `Bearer ${ADMIN.pro}` } });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    expect(message).toContain('headers.authorization: expected "Bearer ak_pro_…", received "Bearer ak_pro_…"');
+    expect(message).toContain('headers.authorization: expected "Bearer ak_pro_…", received "Bearer ak_free…"');
+    expect(message).not.toContain(ADMIN.pro);
+    expect(door.sandbox).toHaveReceived({ headers: { authorization: 'Bearer ak_pro_…' } }, { times: 3 });
+  })[1]!;
+  await run();
+});
+
 describe('toHaveReceivedInOrder and toHaveReceivedOnly', () => {
   for (const [name, run] of eachDoor('order with others between; only these and nothing else', async (door) => {
     const { sandbox } = door;

@@ -21,7 +21,7 @@ async function control(method: string, path: string, body?: unknown) {
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) };
+  return { status: res.status, json: await res.json() };
 }
 
 const TASK = { agent_id: 'agt_fixed', description: 'Summarise the quarterly report' };
@@ -81,6 +81,11 @@ describe('POST /__sandbox/verify', () => {
         trace: expect.stringContaining('balance=pass'),
       },
     ]);
+    const quoted = await control('POST', '/verify', { pattern: { headers: { authorization: `Bearer ${ADMIN.pro}` } } });
+    expect(quoted.json.near_misses[0].diff).toEqual({
+      'headers.authorization': { expected: 'Bearer ak_pro_…', actual: 'Bearer ak_free…' },
+    });
+    expect(JSON.stringify(quoted.json)).not.toContain(ADMIN.pro);
     const entry = door.sandbox.journal.entries().find((e) => e.id === 'req_000004');
     expect(entry?.code).toBe('insufficient_credits');
   });
