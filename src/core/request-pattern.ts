@@ -9,17 +9,7 @@ import type { JournalEntry } from './journal.js';
 import type { TraceStep } from './trace.js';
 
 /** What a request pattern may name. */
-const PATTERN_KEYS = [
-  'method',
-  'path',
-  'query',
-  'headers',
-  'body',
-  'status',
-  'code',
-  'accountId',
-  'keyId',
-] as const;
+const PATTERN_KEYS = ['method', 'path', 'query', 'headers', 'body', 'status', 'code', 'accountId', 'keyId'] as const;
 
 /**
  * A request as an assertion describes it; every field given must match, a field left out matches anything.
