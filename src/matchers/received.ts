@@ -55,6 +55,10 @@ export function toHaveReceived(
   checkPattern(pattern);
   checkKeys(options, COUNT_KEYS, 'options', 'toHaveReceived');
   const rule: CountRule = { eq: options.times, gte: options.atLeast, lte: options.atMost };
+  for (const [name, n] of Object.entries({ times: rule.eq, atLeast: rule.gte, atMost: rule.lte })) {
+    if (n !== undefined && !(Number.isInteger(n) && n >= 0))
+      throw new TypeError(`toHaveReceived: ${name} is a whole number ≥ 0; got ${JSON.stringify(n)}.`);
+  }
   const entries = sandbox.journal.entries(scopeOf(options));
   const equals = equalsOf(this);
   const matched = entries.filter((e) => diffEntry(e, pattern, equals, sandbox.basePath).length === 0);

@@ -77,6 +77,9 @@ describe('toHaveReceived: counts the requests that match a pattern', () => {
       );
       expect(() => expect(sandbox).not.toHaveReceived({ stauts: 201 } as never)).toThrow(/Unknown key 'stauts'/);
       expect(() => expect(sandbox).toHaveReceived({ status: 201 }, { time: 1 } as never)).toThrow(/unknown key 'time'/);
+      expect(() => expect(sandbox).toHaveReceived({ status: 201 }, { times: '1' } as never)).toThrow(
+        'toHaveReceived: times is a whole number ≥ 0; got "1".',
+      );
       expect(() => expect(sandbox).toHaveReceivedInOrder([{ status: 201 }, { pth: '/' } as never])).toThrow(
         /Unknown key 'pth' in the request pattern #2/,
       );
