@@ -5,9 +5,8 @@ import type { RequestHandler } from 'msw';
 import { version } from '../../package.json';
 import { createCheckedSandboxCore as createSandbox } from '../sandbox.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
-import { generateDefaultFixtures } from '../model/default-fixtures.js';
-import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
-import { isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js';
+import { FixtureError, parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
+import { bundledFixtureSet, FIXTURE_SET_NAMES, isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
 import {
   assertStateWritable,
@@ -20,7 +19,7 @@ import {
 import { SnapshotError, type StateSnapshot } from '../model/state.js';
 import { createStateSaver } from '../server/durable-state.js';
 import { StartError } from '../errors.js';
-import { HELP, parseCli, UsageError } from './args.js';
+import { didYouMean, HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
@@ -42,17 +41,29 @@ export interface CliRun {
   stop(): Promise<void>;
 }
 
-/** `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. */
+/**
+ * `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. A file
+ * that is not a valid fixture set is a usage error (exit 2), like a file that is not JSON.
+ */
 function fixturesOption(value: string): FixtureSetName | FixtureSet {
-  return isFixtureSetName(value) ? value : parseFixtureSet(readFixtures(value), value);
+  if (isFixtureSetName(value)) return value;
+  try {
+    return parseFixtureSet(readFixtures(value), value);
+  } catch (error) {
+    throw error instanceof FixtureError ? new UsageError(error.message) : error;
+  }
 }
 
-/** Reads a fixture file (JSON); errors name the file. */
+/** Reads a fixture file (JSON); errors name the file, and a name that is no file lists the bundled sets. */
 function readFixtures(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UsageError(
+        `--fixtures: "${path}" is neither a bundled set (${FIXTURE_SET_NAMES.join(', ')}) nor a file.${didYouMean(path, FIXTURE_SET_NAMES)}`,
+      );
     throw new UsageError(`Cannot read the fixture file ${path}: ${(error as Error).message}`);
   }
   try {
@@ -91,7 +102,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
         ? HELP
         : config.command === 'version'
           ? `${version}\n`
-          : `${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`,
+          : `${JSON.stringify(exportedFixtures(config.fixtures ?? 'default', config.seed), null, 2)}\n`,
     );
     return undefined;
   }
@@ -108,7 +119,12 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
   });
-  if (config.state && restoreStateFile(sandbox, config.state)) releaseLoadMemory();
+  const restored = config.state ? restoreStateFile(sandbox, config.state) : undefined;
+  if (restored) releaseLoadMemory();
+  if (restored && config.replacedByState.length > 0)
+    io.stderr(
+      `agent-work-sandbox: ${config.state} holds a saved state (seed ${restored.seed}): it wins over ${config.replacedByState.join(' and ')}.\n`,
+    );
   // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
   const saver = config.state
     ? createStateSaver(
@@ -133,7 +149,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
       : banner(sandbox, {
           version,
           url: server.url,
-          seed: config.seed,
+          seed: restored?.seed ?? config.seed,
           clock: config.clock,
           scenarios: config.scenarios,
           controlToken: server.controlToken,
@@ -157,18 +173,24 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   };
 }
 
+/** `fixtures export`: the set `--fixtures` names (a bundled set, drawn with --seed for `default`, or a file), checked. */
+function exportedFixtures(value: string, seed: number): FixtureSet {
+  const set = fixturesOption(value);
+  return typeof set === 'string' ? bundledFixtureSet(set, seed) : set;
+}
+
 /**
  * `--state FILE` at start: writable (fail now, not at exit after a session's work), and loaded when it exists (then
- * true).
+ * its seed, which the banner shows).
  */
-function restoreStateFile(sandbox: Sandbox, path: string): boolean {
+function restoreStateFile(sandbox: Sandbox, path: string): { seed: number } | undefined {
   assertStateWritable(path);
   removeStaleTempFiles(path);
   const saved = loadStateFile(path);
-  if (saved === undefined) return false;
+  if (saved === undefined) return undefined;
   try {
     sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
-    return true;
+    return { seed: sandbox.seed };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     throw new StateFileError(

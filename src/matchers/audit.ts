@@ -1,4 +1,4 @@
-/** `toHaveCleanAudit`: no finding of the integration audit (docs/audit.md) at a severity or worse. */
+/** `toHaveCleanAudit`: no finding of the integration audit (docs/guides/explain-and-audit.md) at a severity or worse. */
 import type { AuditFinding } from '../audit/auditor.js';
 import { describeFinding } from '../audit/describe.js';
 import type { AuditRuleName, Severity } from '../audit/catalog.js';
