@@ -79,6 +79,18 @@ function resumedTime(mode: ClockMode, snapshot: StateSnapshot): number | undefin
   return (mode === 'manual' || snapshot.clock === 'manual') && Number.isFinite(snapshot.now) ? snapshot.now : undefined;
 }
 
+/** `sandbox.useScenario`: a scope must name an account or a key that exists. */
+function scenarioUser(engine: Engine): SandboxCore['useScenario'] {
+  return (name, opts = {}) => {
+    const { accountId, keyId, ...scenarioOptions } = opts;
+    if (accountId !== undefined && !engine.state.accounts.has(accountId))
+      throw new SandboxError(`No account '${accountId}'.`, 'not_found');
+    if (keyId !== undefined && !engine.state.keysById.has(keyId))
+      throw new SandboxError(`No key '${keyId}'.`, 'not_found');
+    return engine.scenarios.add(name, scenarioOptions, { accountId, keyId });
+  };
+}
+
 /**
  * The same, for options already checked: the CLI checks its flags itself, so its start builds no option schema (zod
  * stays unloaded until something needs it, see test/cli/cli-start.test.ts).
@@ -113,14 +125,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
       applyInitialScenarios();
       hooks.reset();
     },
-    useScenario(name, opts = {}) {
-      const { accountId, keyId, ...scenarioOptions } = opts;
-      if (accountId !== undefined && !engine.state.accounts.has(accountId))
-        throw new SandboxError(`No account '${accountId}'.`, 'not_found');
-      if (keyId !== undefined && !engine.state.keysById.has(keyId))
-        throw new SandboxError(`No key '${keyId}'.`, 'not_found');
-      return engine.scenarios.add(name, scenarioOptions, { accountId, keyId });
-    },
+    useScenario: scenarioUser(engine),
     clearScenarios: (scope) => engine.scenarios.clear(scope),
     keys,
     accounts: accountsApi(engine, seed, hooks, keys),

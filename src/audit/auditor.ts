@@ -2,6 +2,8 @@ import type { AuditObserver } from '../core/engine.js';
 import { requestId } from '../core/journal.js';
 import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
+import { maskKeys } from '../core/mask.js';
+import { nanoToUsd } from '../model/money.js';
 import { hash53 } from '../model/random.js';
 import type { State } from '../model/state.js';
 import {
@@ -12,6 +14,7 @@ import {
   type AuditRuleName,
   type Severity,
 } from './catalog.js';
+import { duplicateGroups, duplicateNano, observeUnsafePost, unsafePosts, type UnsafePosts } from './unsafe-retry.js';
 
 /** One finding of the integration audit: a rule a client broke, how often, and where to look. */
 export interface AuditFinding {
@@ -24,6 +27,22 @@ export interface AuditFinding {
   fix: string;
   /** The account whose traffic it is (null: requests without a valid key). */
   account_id: string | null;
+  /** The first requests that matched (up to five), as the client sent them and saw the answer. */
+  requests: FlaggedRequest[];
+  /** `unsafe-post-retry`: tasks created more than once by a POST and its retries (each group: the first, then the duplicates). */
+  duplicate_task_ids?: string[][];
+  /** `unsafe-post-retry`: what the duplicates hold or have been charged, USD. */
+  duplicate_usd?: number;
+}
+
+/** One request a finding points at. */
+export interface FlaggedRequest {
+  request_id: string;
+  method: string;
+  /** Below the base path, keys masked, without the query. */
+  path: string;
+  /** 0: the connection failed. */
+  status: number;
 }
 
 /** What one client (an account, or a client without a valid key) has done that the rules remember. */
@@ -33,12 +52,12 @@ interface Subject {
   blockedUntil: number;
   blockedBy: AuditRuleName;
   blockedCreateOnly: boolean;
-  /** Task bodies whose POST (without Idempotency-Key) failed or was slow: body hash → present. */
-  unsafe: Set<number>;
+  /** Task POSTs (without Idempotency-Key) that failed or were slow, and what their retries created. */
+  unsafe: UnsafePosts;
   /** Task path → time of its last poll. */
   polls: Map<string, number>;
-  /** Spendable nano-dollars at the last 402, or -1. */
-  last402: number;
+  /** Spendable and estimated nano-dollars of the last 402 (spendable -1: none). */
+  last402: { spendable: number; estimated: number };
   /** Hashes of Authorization values answered 401 invalid_api_key. */
   badKeys: Set<number>;
   /** The rate window (its end) last found near a limit. */
@@ -51,9 +70,13 @@ interface Tally {
   count: number;
   first: number;
   last: number;
+  requests: FlaggedRequest[];
 }
 
+const MAX_FLAGGED = 5;
+
 const MAX_SUBJECTS = 10_000;
+const NO_402 = { spendable: -1, estimated: 0 };
 const MAX_REMEMBERED = 1_000;
 const KEY_IN_URL = /ak_|(^|&)(api[_-]?key|apikey|access_token|key)=/i;
 const KEY_TEXT = /ak_[A-Za-z0-9_-]+/g;
@@ -66,6 +89,9 @@ const POLL_PREFIX = '/ext/tasks/';
  */
 export class Auditor implements AuditObserver {
   private subjects = new Map<string, Subject>();
+  /** The request being observed and its status: a finding names it (copied only when it matches a rule). */
+  private req: PlainRequest | undefined;
+  private status = 0;
 
   constructor(private readonly state: () => State) {}
 
@@ -79,6 +105,8 @@ export class Auditor implements AuditObserver {
     trace: RawTrace,
     response: PlainResponse | undefined,
   ): void {
+    this.req = req;
+    this.status = status;
     const subject = this.subject(accountId, req, id);
     const isCreate = req.method === 'POST' && req.path === CREATE_PATH;
 
@@ -97,7 +125,7 @@ export class Auditor implements AuditObserver {
       subject.blockedCreateOnly = false;
     }
 
-    if (isCreate) this.observeCreate(subject, id, req, status, response);
+    if (isCreate) this.observeCreate(subject, id, req, status, response, now, trace);
     else if (req.method === 'GET' && req.path.startsWith(POLL_PREFIX)) {
       const last = subject.polls.get(req.path);
       if (last !== undefined && now - last < MIN_POLL_INTERVAL_MS) this.hit(subject, 'polling-storm', id);
@@ -121,23 +149,22 @@ export class Auditor implements AuditObserver {
     req: PlainRequest,
     status: number,
     response: PlainResponse | undefined,
+    now: number,
+    trace: RawTrace,
   ): void {
-    const idem = req.header('idempotency-key');
-    if (subject.unsafe.size > 0 && subject.unsafe.has(hash53(req.body))) {
+    const hasKey = req.header('idempotency-key') !== undefined;
+    if (observeUnsafePost(subject.unsafe, hash53(req.body), hasKey, status, response, now))
       this.hit(subject, 'unsafe-post-retry', id);
-      if (status === 201) subject.unsafe.delete(hash53(req.body));
-    }
-    const uncertain = status >= 500 || status === 0 || (response?.delayMs ?? 0) > 0;
-    if (uncertain && idem === undefined && subject.unsafe.size < MAX_REMEMBERED) subject.unsafe.add(hash53(req.body));
-
-    const account = subject.accountId === null ? undefined : this.state().accounts.get(subject.accountId);
-    if (!account) return;
-    const spendable = Math.max(0, account.balanceNano - account.heldNano);
-    if (subject.last402 >= 0) {
-      if (spendable <= subject.last402) this.hit(subject, 'ignored-402', id);
-      else subject.last402 = -1;
-    }
-    if (status === 402) subject.last402 = spendable;
+    // The money check as the trace recorded it, before this task held anything: [balance, held, estimated, spendable].
+    const balance = stepIndex(trace, 'balance');
+    if (balance === -1) return;
+    const estimated = trace[balance + 4] as number;
+    const spendable = trace[balance + 5] as number;
+    const last = subject.last402;
+    // Trying again is right once more is spendable (a top-up, released holds) or with a task that costs less.
+    if (last.spendable >= 0 && spendable <= last.spendable && estimated >= last.estimated)
+      this.hit(subject, 'ignored-402', id);
+    subject.last402 = status === 402 ? { spendable, estimated } : NO_402;
   }
 
   private observeLimits(subject: Subject, id: number, trace: RawTrace): void {
@@ -181,9 +208,9 @@ export class Auditor implements AuditObserver {
         blockedUntil: 0,
         blockedBy: 'retry-before-reset',
         blockedCreateOnly: false,
-        unsafe: new Set(),
+        unsafe: unsafePosts(),
         polls: new Map(),
-        last402: -1,
+        last402: NO_402,
         badKeys: new Set(),
         nearWindow: -1,
         tallies: new Map(),
@@ -194,12 +221,19 @@ export class Auditor implements AuditObserver {
   }
 
   private hit(subject: Subject, rule: AuditRuleName, id: number): void {
+    const flagged = (): FlaggedRequest => ({
+      request_id: requestId(id),
+      method: this.req?.method ?? '',
+      path: maskKeys(this.req?.path ?? ''),
+      status: this.status,
+    });
     const t = subject.tallies.get(rule);
     if (t) {
       t.count += 1;
       t.last = id;
+      if (t.requests.length < MAX_FLAGGED) t.requests.push(flagged());
     } else {
-      subject.tallies.set(rule, { count: 1, first: id, last: id });
+      subject.tallies.set(rule, { count: 1, first: id, last: id, requests: [flagged()] });
     }
   }
 
@@ -211,7 +245,7 @@ export class Auditor implements AuditObserver {
       for (const [name, t] of subject.tallies) {
         const rule = AUDIT_RULE_BY_NAME.get(name);
         if (!rule || t.count < (rule.minCount ?? 1)) continue;
-        out.push({
+        const finding: AuditFinding = {
           rule: name,
           severity: rule.severity,
           count: t.count,
@@ -219,7 +253,10 @@ export class Auditor implements AuditObserver {
           last_request_id: requestId(t.last),
           fix: rule.fix,
           account_id: subject.accountId,
-        });
+          requests: t.requests.slice(),
+        };
+        if (name === 'unsafe-post-retry') this.addDuplicates(finding, subject);
+        out.push(finding);
       }
     }
     const order = (f: AuditFinding) => AUDIT_RULES.findIndex((r) => r.rule === f.rule);
@@ -230,6 +267,13 @@ export class Auditor implements AuditObserver {
         order(a) - order(b) ||
         String(a.account_id).localeCompare(String(b.account_id)),
     );
+  }
+
+  private addDuplicates(finding: AuditFinding, subject: Subject): void {
+    const groups = duplicateGroups(subject.unsafe);
+    if (groups.length === 0) return;
+    finding.duplicate_task_ids = groups.map((ids) => ids.slice());
+    finding.duplicate_usd = Number(nanoToUsd(duplicateNano(this.state(), groups)).toFixed(9));
   }
 
   clear(): void {

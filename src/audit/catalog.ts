@@ -49,7 +49,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     rule: 'unsafe-post-retry',
     severity: 'error',
     description:
-      'The same task POSTed again after a 5xx, a failed connection or a slow answer, when the first POST had no Idempotency-Key: if the first one was created, the task runs and is charged twice.',
+      'The same task (same key, same body) POSTed again within 10 minutes after a 5xx, a failed connection or a slow answer (one a client may have given up on), when the first POST had no Idempotency-Key: if the first one was created, the task runs and is charged twice. The finding names the tasks created twice and the money they hold or were charged.',
     fix: 'Send an Idempotency-Key (a fresh UUID per task, reused on every retry of that task) with POST /ext/tasks.',
   },
   {
@@ -63,8 +63,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     rule: 'ignored-402',
     severity: 'warning',
     description:
-      'Task creation tried again after a 402 insufficient_credits while the spendable balance had not grown.',
-    fix: 'Treat 402 as final: stop creating tasks and ask for a top-up (or wait for running tasks to release their holds) before trying again.',
+      'Task creation tried again after a 402 insufficient_credits, for a task estimated to cost as much or more, while the spendable balance had not grown.',
+    fix: 'Treat 402 as final: stop creating tasks and ask for a top-up (or wait for running tasks to release their holds) before trying again; a cheaper task that fits the spendable balance may go ahead.',
   },
   {
     rule: 'repeated-invalid-key',

@@ -32,6 +32,8 @@ export interface CliConfig {
   quiet: boolean;
   /** The request log on stdout: `text` (default) or `json` (one object a line); none with --quiet. */
   log: 'text' | 'json';
+  /** `--fail-on-audit`: exit 3 at shutdown when the audit has a finding this severe or worse. */
+  failOnAudit: 'error' | 'warning' | undefined;
 }
 
 export { UsageError };
@@ -57,6 +59,8 @@ Options (environment fallback in brackets):
       --webhook URL       send signed task events to URL for the Pro and Enterprise accounts (repeatable)
       --task-retention N  finished tasks kept; the oldest beyond N are dropped (read 404)     (default 10000)
       --log FORMAT        the request log on stdout: text | json (one object a line)           (default text)
+      --fail-on-audit [S] exit 3 at shutdown when the integration audit has a finding of severity S
+                          or worse: error (the default) | warning     [AGENT_WORK_SANDBOX_FAIL_ON_AUDIT]
   -q, --quiet             print only the base URL, no request log
   -h, --help              show this help
   -v, --version           show the version
@@ -141,6 +145,7 @@ const OPTIONS = {
   'task-retention': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   log: { type: 'string' },
+  'fail-on-audit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -198,7 +203,12 @@ function command(positionals: string[]): CliConfig['command'] {
 export function parseCli(argv: string[], env: Record<string, string | undefined> = {}): CliConfig {
   let parsed;
   try {
-    parsed = parseArgs({ args: joinNegativeValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
+    parsed = parseArgs({
+      args: joinNegativeValues(withFailOnAuditValue(argv)),
+      allowPositionals: true,
+      strict: true,
+      options: OPTIONS,
+    });
   } catch (error) {
     throw parseError(error);
   }
@@ -236,5 +246,21 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         : int({ raw: v['task-retention'], from: '--task-retention' }, 10_000, 0, 1_000_000_000),
     quiet: v.quiet ?? false,
     log,
+    failOnAudit: failOnAudit(v['fail-on-audit'] ?? env[`${ENV_PREFIX}FAIL_ON_AUDIT`]),
   };
+}
+
+/** `--fail-on-audit` may come without its value (then `error`): the value is put in before parsing. */
+function withFailOnAuditValue(argv: string[]): string[] {
+  return argv.flatMap((arg, i) => {
+    const next = argv[i + 1];
+    return arg === '--fail-on-audit' && (next === undefined || next.startsWith('-')) ? [arg, 'error'] : [arg];
+  });
+}
+
+function failOnAudit(raw: string | undefined): CliConfig['failOnAudit'] {
+  if (raw === undefined) return undefined;
+  if (raw !== 'error' && raw !== 'warning')
+    throw new UsageError(`--fail-on-audit must be error or warning; got "${raw}".`);
+  return raw;
 }

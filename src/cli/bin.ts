@@ -32,7 +32,7 @@ const stop = () => {
   started
     .then((run) => run?.stop())
     .then(
-      () => process.exit(0),
+      (code) => process.exit(code ?? 0),
       (error: unknown) => {
         io.stderr(`agent-work-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exit(1);

@@ -23,7 +23,7 @@ import { didYouMean, HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
 import { attachRequestLog } from './request-log.js';
 
-import { auditSummary } from './audit-summary.js';
+import { auditExitCode, auditSummary } from './audit-summary.js';
 import { releaseLoadMemory } from './release-memory.js';
 import { fillFromRandomDevice } from './random-device.js';
 import { useRandomSource } from '../model/key-index.js';
@@ -37,8 +37,8 @@ export interface CliIo {
 export interface CliRun {
   sandbox: Sandbox;
   server: SandboxServer;
-  /** Stops the server, saves the state file if any. */
-  stop(): Promise<void>;
+  /** Stops the server, saves the state file if any; the process's exit code (3: `--fail-on-audit` found findings). */
+  stop(): Promise<number>;
 }
 
 /**
@@ -158,7 +158,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
         }),
   );
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
-  let stopped: Promise<void> | undefined;
+  let stopped: Promise<number> | undefined;
   return {
     sandbox,
     server,
@@ -169,6 +169,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
         const audit = auditSummary(sandbox);
         if (audit) io.stderr(audit);
         if (config.state) saveAtExit(sandbox, config.state, io);
+        return auditExitCode(sandbox, config.failOnAudit, io);
       })()),
   };
 }

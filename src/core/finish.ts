@@ -4,6 +4,7 @@ import { ApiError, errorBody } from '../rules/errors.js';
 import { WINDOW_MS, type RateDecision, type RateState } from '../rules/rate-limit.js';
 import type { Engine } from './engine.js';
 import { maskKeys } from './mask.js';
+import { requestId } from './journal.js';
 import type { Reply } from './routes.js';
 import { addStep, traceHeader, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
@@ -12,8 +13,20 @@ import type { PlainRequest, PlainResponse } from './types.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** The header naming the journal entry of an answer (`req_…`). */
+export const REQUEST_ID_HEADER = 'X-Sandbox-Request-Id';
+
+/** `X-Sandbox-Explain` values that ask for the trace header (case-insensitive). */
+const EXPLAIN_ON = /^\s*(1|true|yes)\s*$/i;
+
+function wantsTrace(value: string | undefined): boolean {
+  return value !== undefined && EXPLAIN_ON.test(value);
+}
+
 /** What the checks learned about a request, for the journal and the answer: one object a request. */
 export interface Caller {
+  /** The request's count: its journal id (read once: a handler of the user's own may answer after later requests). */
+  id: number;
   key: ApiKey | undefined;
   account: Account | undefined;
   scenarios: string[];
@@ -51,11 +64,14 @@ export function finish(
     'X-RateLimit-Reset': isoOf(r.resetAt),
   };
   if (reply.headers) Object.assign(headers, reply.headers);
+  // The journal's id of this request, on every answer: a client's logs name the entry that explains it.
+  headers[REQUEST_ID_HEADER] = requestId(caller.id);
   if (journal) addStep(caller.trace, 'answer', reply.status < 400 ? 'pass' : 'fail', reply.status, reply.code ?? null);
-  if (req.header('x-sandbox-explain') === '1') headers['X-Sandbox-Trace'] = traceHeader(caller.trace);
+  if (wantsTrace(req.header('x-sandbox-explain'))) headers['X-Sandbox-Trace'] = traceHeader(caller.trace);
   const response: PlainResponse = { status: reply.status, headers, body: reply.body };
-  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
+  // The delay is part of the answer the client sees: set before the journal and the audit look at it.
   if (caller.effects.latencyMs) response.delayMs = caller.effects.latencyMs;
+  if (journal) record(engine, req, reply.status, reply.code ?? null, caller, now, response);
   return response;
 }
 
@@ -84,6 +100,7 @@ function isoOf(resetAt: number): string {
 export function finishNetworkError(engine: Engine, req: PlainRequest, caller: Caller, now: number): PlainResponse {
   addStep(caller.trace, 'answer', 'fail', 0, 'network_error');
   const response: PlainResponse = { status: 0, headers: {}, body: '', networkError: true };
+  if (caller.effects.latencyMs) response.delayMs = caller.effects.latencyMs;
   record(engine, req, 0, 'network_error', caller, now, response);
   return response;
 }
@@ -97,7 +114,7 @@ export function record(
   now: number,
   response?: PlainResponse,
 ): void {
-  const id = engine.requestSeq;
+  const id = caller.id;
   const accountId = caller.account?.id ?? null;
   engine.journal.record(
     {

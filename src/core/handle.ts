@@ -10,12 +10,13 @@ import { settleDue } from '../rules/tasks.js';
 import type { Engine } from './engine.js';
 import { dropEndedWindows, effectOf, MAX_ANONYMOUS_BUCKETS, rateLimited, readOnly, scenarioHeader } from './guards.js';
 import { maskKey } from './mask.js';
+import { allowedMethods, nearestPath } from './route-hints.js';
 import { matchRoute, type Reply, type Route } from './routes.js';
 import { addStep, lastFailed } from './trace.js';
 import { errorReply, finish, finishNetworkError, record, type Caller } from './finish.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 
-export { JSON_CONTENT_TYPE } from './finish.js';
+export { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from './finish.js';
 
 /** Who a request comes from, as far as its headers tell (before the rate check). */
 interface Identity {
@@ -28,6 +29,10 @@ interface Identity {
 }
 
 const NO_NAMES: string[] = [];
+/** How the paging checks word a bad query parameter (src/core/paging.ts). */
+const QUERY_ERROR = /^Invalid query parameter '([^']+)'/;
+/** A credential in the query string: where a client put its key instead of the Authorization header. */
+const KEY_IN_QUERY = /(^|&)(api[_-]?key|apikey|access_token|token|key)=|ak_/i;
 
 /**
  * The request core: a plain request in, a plain response out. Runs the checks in the order of docs/reference/errors.md
@@ -38,6 +43,7 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
   const now = engine.clock.now();
   engine.requestSeq += 1;
   const caller: Caller = {
+    id: engine.requestSeq,
     key: undefined,
     account: undefined,
     scenarios: NO_NAMES,
@@ -54,7 +60,16 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     const match = matchRoute(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (!match) {
       const where = `${req.method} ${engine.basePath}${req.path}`;
-      addStep(caller.trace, 'route', 'fail', where);
+      const allowed = allowedMethods(req.method, req.path);
+      // Which method the path allows, else the path a typo was meant for: what to change.
+      addStep(
+        caller.trace,
+        'route',
+        'fail',
+        where,
+        allowed.join(', ') || null,
+        allowed.length ? null : nearestPath(req.path),
+      );
       const notFound = new ApiError('not_found', `No route for ${where}.`);
       if (!req.passUnmatched) throw notFound;
       return finishUnmatched(engine, req, caller, notFound, now);
@@ -76,9 +91,13 @@ export function handle(engine: Engine, req: PlainRequest): PlainResponse {
     });
   } catch (error) {
     reply = errorReply(error);
-    // A check that failed without saying so: the body's (invalid_request, request_too_large).
-    if (!lastFailed(caller.trace) && (reply.code === 'invalid_request' || reply.code === 'request_too_large'))
-      addStep(caller.trace, 'body', 'fail', (error as ApiError).message);
+    // A check that failed without saying so: a query parameter's, or the body's (invalid_request, request_too_large).
+    if (!lastFailed(caller.trace) && (reply.code === 'invalid_request' || reply.code === 'request_too_large')) {
+      const message = (error as ApiError).message;
+      const param = QUERY_ERROR.exec(message)?.[1];
+      if (param !== undefined) addStep(caller.trace, 'query', 'fail', param, message);
+      else addStep(caller.trace, 'body', 'fail', message);
+    }
   }
   return finish(engine, req, reply, caller, now);
 }
@@ -104,7 +123,8 @@ function identify(engine: Engine, req: PlainRequest, caller: Caller): Identity {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     keyError = error;
-    addStep(trace, 'key', 'fail', keyFailure(error, keyText, key), keyText && maskKey(keyText));
+    const inQuery = keyText === undefined && KEY_IN_QUERY.test(req.query);
+    addStep(trace, 'key', 'fail', inQuery ? 'in-query' : keyFailure(error, keyText, key), keyText && maskKey(keyText));
     key = undefined;
   }
   const account = key ? engine.state.accounts.get(key.accountId) : undefined;
@@ -164,7 +184,10 @@ function admit(
   addStep(trace, 'rate', rate.admitted ? 'pass' : 'fail', rate.limit, used, rate.resetAt, false);
   if (!rate.admitted) throw rateLimited(rate, now);
   account.usage.requests += 1;
-  if (who.headerError) throw who.headerError;
+  if (who.headerError) {
+    addStep(trace, 'header', 'fail', 'X-Sandbox-Scenario', who.headerError.message);
+    throw who.headerError;
+  }
   return { key, account, plan };
 }
 

@@ -197,7 +197,8 @@ function getTask({ engine, id, account, now, trace }: RouteContext): Reply {
   settleDue(engine, now);
   const task = engine.state.tasks.get(id);
   const found = task !== undefined && task.accountId === account.id;
-  addStep(trace, 'resource', found ? 'pass' : 'fail', 'task', id);
+  // A task of another account: said in the trace (the key may be the wrong one), never in the answer.
+  addStep(trace, 'resource', found ? 'pass' : 'fail', 'task', id, task !== undefined && !found);
   if (!found) throw new ApiError('not_found', `No task with id '${id}'.`);
   return { status: 200, body: taskJson(engine, task) };
 }

@@ -1,4 +1,5 @@
 import { nanoToUsd } from '../model/money.js';
+import { maskKeys } from './mask.js';
 
 /** One step of the decision trace of a request, as read (journal, `sandbox.explain`, the inspector). */
 export interface TraceStep {
@@ -9,7 +10,19 @@ export interface TraceStep {
 }
 
 export type TraceStepName =
-  'key' | 'rate' | 'scenario' | 'route' | 'scope' | 'body' | 'resource' | 'idempotency' | 'tpm' | 'balance' | 'answer';
+  | 'key'
+  | 'rate'
+  | 'scenario'
+  | 'route'
+  | 'scope'
+  | 'body'
+  | 'resource'
+  | 'idempotency'
+  | 'tpm'
+  | 'balance'
+  | 'answer'
+  | 'header'
+  | 'query';
 export type TraceOutcome = 'pass' | 'fail' | 'skip' | 'applied';
 
 type Raw = string | number | boolean | null | undefined;
@@ -50,17 +63,21 @@ interface StepFigures {
   scenario: [names: string, effect: string | null];
   /** limit, used, epoch ms of the window's end, whether the anonymous bucket. */
   rate: [limit: number, used: number, resetAt: number, anonymous: boolean];
-  /** pass: the endpoint; fail: method and path. */
-  route: [endpointOrRequest: string];
+  /** pass: the endpoint; fail: method and path, the methods the path allows, the nearest path. */
+  route: [endpointOrRequest: string, allowed?: string | null, nearest?: string | null];
   scope: [required: string, granted?: string];
   /** fail: the message. */
   body: [message?: string];
-  resource: [kind: string, id: string];
+  resource: [kind: string, id: string, otherAccount?: boolean];
   idempotency: [key?: string];
   tpm: [tpm: number, usedBefore: number, needed: number];
   /** nano-dollars. */
   balance: [balance: number, held: number, estimated: number, spendable: number];
   answer: [status: number, code: string | null];
+  /** A request header the sandbox reads (X-Sandbox-Scenario), and what is wrong with it. */
+  header: [name: string, message: string];
+  /** A query parameter, and what is wrong with it. */
+  query: [name: string, message: string];
 }
 
 type Format<S extends TraceStepName> = (outcome: TraceOutcome, ...figures: StepFigures[S]) => Formatted;
@@ -74,6 +91,8 @@ const KEY_FAILURES: Record<string, string> = {
   unknown: 'No such API key.',
   revoked: 'The API key has been revoked.',
   scenario: 'The key is treated as revoked (scenario revoked-key).',
+  'in-query':
+    'No API key in the Authorization header, but one in the query string: send it as "Authorization: Bearer <key>" instead (and rotate it: URLs end up in logs).',
 };
 
 /** How each step's tuple reads: the detail sentence and the figures that mattered. */
@@ -93,11 +112,14 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
     detail: `${used} of ${limit} requests per minute used${anonymous ? ' (anonymous bucket, per client)' : ''}; ${o === 'fail' ? 'over the limit' : 'admitted'}, window resets ${iso(resetAt)}.`,
     figures: { limit, used, remaining: Math.max(0, limit - used), reset: iso(resetAt), anonymous },
   }),
-  // route: pass [endpoint] | fail [method path]
-  route: (o, a): Formatted =>
+  // route: pass [endpoint] | fail [method path, allowed methods, nearest path]
+  route: (o, a, allowed, nearest): Formatted =>
     o === 'pass'
       ? { detail: `Route ${a}.`, figures: { endpoint: a } }
-      : { detail: `No route for ${a}.`, figures: { request: a } },
+      : {
+          detail: `No route for ${a}.${allowed ? ` This path answers ${allowed} only.` : nearest ? ` Did you mean ${nearest}?` : ''}`,
+          figures: { request: a, allowed_methods: allowed ?? null, did_you_mean: nearest ?? null },
+        },
   // scope: [required, granted]
   scope: (o, required, granted): Formatted => ({
     detail:
@@ -110,9 +132,14 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
   // body: pass [] | fail [message]
   body: (o, a) => (o === 'pass' ? { detail: 'The body is valid.' } : { detail: String(a) }),
   // resource: [kind, id]
-  resource: (o, kind, id) => ({
-    detail: o === 'pass' ? `The ${kind} ${id} exists.` : `No ${kind} ${id} (for this account).`,
-    figures: { [`${kind}_id`]: id },
+  resource: (o, kind, id, other) => ({
+    detail:
+      o === 'pass'
+        ? `The ${kind} ${id} exists.`
+        : other
+          ? `No ${kind} ${id} for this account: it belongs to another account. Send a key of that account.`
+          : `No ${kind} ${id} (for this account).`,
+    figures: other ? { [`${kind}_id`]: id, other_account: true } : { [`${kind}_id`]: id },
   }),
   // idempotency: skip [] | pass/applied/fail [key]
   idempotency: (o, key) => ({
@@ -128,8 +155,8 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
   }),
   // tpm: [tpm, usedBefore, needed]
   tpm: (o, tpm, used, needed) => ({
-    detail: `This task needs about ${needed} tokens; ${Math.max(0, tpm - used)} of ${tpm} tokens per minute remain${o === 'fail' ? ': over the limit' : ''}.`,
-    figures: { tpm, used, needed, remaining: Math.max(0, tpm - used) },
+    detail: `This task needs about ${needed} tokens; ${Math.max(0, tpm - used)} of ${tpm} tokens per minute remain${o === 'fail' ? ': over the limit' : ''}${needed > tpm ? `, and it never fits at this limit (more than the whole ${tpm}). Shorten the description, choose an agent with less output, or move to a plan with a higher limit` : ''}.`,
+    figures: { tpm, used, needed, remaining: Math.max(0, tpm - used), never_fits: needed > tpm },
   }),
   // balance: [balanceNano, heldNano, estimatedNano, spendableNano]
   balance: (o, balance, held, estimated, spendable) => ({
@@ -146,6 +173,8 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
     detail: status === 0 ? 'The connection fails (no answer).' : `${status}${code ? ` ${code}` : ''}.`,
     figures: { status, code: code ?? null },
   }),
+  header: (_o, name, message) => ({ detail: message, figures: { header: name } }),
+  query: (_o, name, message) => ({ detail: message, figures: { parameter: name } }),
 };
 
 /** Every step a trace can record, and every outcome (the journal keeps them as indexes into these lists). */
@@ -171,18 +200,62 @@ export function formatTrace(raw: RawTrace, mask: (text: string) => string = (tex
   return out;
 }
 
-/** The `X-Sandbox-Trace` header: `key=pass; rate=pass 3/60; …; answer=201` (ASCII, no secrets, no detail). */
+/**
+ * The `X-Sandbox-Trace` header: `key=pass; rate=pass 3/60; …; answer=201`, a failing step with its reason and figures
+ * (`balance=fail need=$0.0144 spendable=$0.000001`). ASCII, no secrets, no sentences.
+ */
 export function traceHeader(raw: RawTrace): string {
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i += STRIDE) {
-    const [step, outcome, a, b] = raw.slice(i, i + 4);
-    if (step === 'rate' || step === 'tpm') parts.push(`${step}=${outcome} ${b}/${a}`);
-    else if (step === 'answer') parts.push(`answer=${a}${b ? ` ${b}` : ''}`);
-    else if (step === 'scope' && outcome === 'fail') parts.push(`scope=fail ${a}`);
-    else if (step === 'scenario') parts.push(`scenario=applied ${String(a).replace(/, /g, ',')}`);
-    else parts.push(`${step}=${outcome}`);
+    const [step, outcome, a, b, c, d] = raw.slice(i, i + STRIDE);
+    const said = step === 'answer' ? 'answer=' : `${String(step)}=${String(outcome)}`;
+    const extra = headerFigures(step as TraceStepName, outcome === 'fail', a, b, c, d);
+    parts.push(step === 'answer' ? `${said}${extra}` : extra ? `${said} ${extra}` : said);
   }
   return parts.join('; ');
+}
+
+/** What a step adds to its `step=outcome` in the header: the figures that decided it, or a failure's reason. */
+function headerFigures(step: TraceStepName, failed: boolean, a: Raw, b: Raw, c: Raw, d: Raw): string {
+  switch (step) {
+    case 'rate':
+      return failed ? `${b}/${a} reset=${iso(c as number)}` : `${b}/${a}`;
+    case 'tpm': {
+      const left = Math.max(0, (a as number) - (b as number));
+      return `need=${c} left=${left}/${a}${(c as number) > (a as number) ? ' never-fits' : ''}`;
+    }
+    case 'answer':
+      return `${a}${b ? ` ${b}` : ''}`;
+    case 'scenario':
+      return String(a).replace(/, /g, ',');
+    default:
+      return failed ? failureFigures(step, a, b, c, d) : '';
+  }
+}
+
+function failureFigures(step: TraceStepName, a: Raw, b: Raw, c: Raw, d: Raw): string {
+  switch (step) {
+    case 'key':
+      return String(a);
+    case 'scope':
+      return String(a);
+    case 'balance':
+      return `need=$${usd(c as number)} spendable=$${usd(d as number)}`;
+    case 'resource':
+      return `${a} ${ascii(b)}${c ? ' other-account' : ''}`;
+    case 'route':
+      return b ? `allow=${String(b).replace(/, /g, ',')}` : c ? `did-you-mean=${ascii(c)}` : '';
+    case 'header':
+    case 'query':
+      return String(a);
+    default:
+      return '';
+  }
+}
+
+/** A figure the client sent (an id, a path): keys masked, kept to printable ASCII for the header. */
+function ascii(value: Raw): string {
+  return maskKeys(String(value)).replace(/[^\x21-\x7e]/g, '?');
 }
 
 /** Whether the last step recorded failed (a failure already explained). */

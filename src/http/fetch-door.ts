@@ -29,6 +29,19 @@ function headerLookup(given: HeadersInit | undefined): Pick<Headers, 'get'> {
   return { get: (name) => byName.get(name) ?? null };
 }
 
+/** Waits out an answer's delay; a client that gives up first (its signal aborts) is told at once, as fetch does. */
+function delayUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export function createFetch(
   handle: (req: PlainRequest) => PlainResponse,
   baseUrl?: string,
@@ -93,7 +106,7 @@ export function createFetch(
         { url: url.href, method, headers: headers instanceof Headers ? headers : new Headers(init?.headers), body },
         res,
       );
-    if (res.delayMs) await new Promise((resolve) => setTimeout(resolve, res.delayMs));
+    if (res.delayMs) await delayUnlessAborted(res.delayMs, signal);
     signal?.throwIfAborted();
     // A failed connection, as fetch reports one.
     if (res.networkError)

@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'msw';
 import type { PlainResponse } from '../core/types.js';
 import { ERRORS, errorBody, type ErrorCode } from '../rules/errors.js';
-import { JSON_CONTENT_TYPE } from '../core/handle.js';
+import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from '../core/handle.js';
 
 let msw: Promise<typeof import('msw')> | undefined;
 
@@ -36,8 +36,9 @@ export async function answerUnmatched(
 ): Promise<PlainResponse> {
   const unmatched = core.unmatched;
   if (!unmatched) return core; // the core matched a route: nothing for user handlers
+  // The core's rate-limit headers and request id go on whatever answers instead.
   const rateHeaders = Object.fromEntries(
-    Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-')),
+    Object.entries(core.headers).filter(([name]) => name.startsWith('X-RateLimit-') || name === REQUEST_ID_HEADER),
   );
   let answer: Response | undefined;
   try {
@@ -74,11 +75,11 @@ export async function answerUnmatched(
   }
   if (answer.type === 'error') {
     unmatched.record(0, 'network_error');
-    return { status: 0, headers: {}, body: '', networkError: true };
+    return { status: 0, headers: {}, body: '', networkError: true, delayMs: core.delayMs };
   }
   const out: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
-    if (!name.startsWith('x-ratelimit-')) out[name] = value;
+    if (!name.startsWith('x-ratelimit-') && name !== 'x-sandbox-request-id') out[name] = value;
   });
   let body = await answer.text();
   let code: string | null = null;

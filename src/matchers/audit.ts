@@ -1,6 +1,6 @@
 /** `toHaveCleanAudit`: no finding of the integration audit (docs/guides/explain-and-audit.md) at a severity or worse. */
 import type { AuditFinding } from '../audit/auditor.js';
-import { describeFinding } from '../audit/describe.js';
+import { describeFinding, describeRequests } from '../audit/describe.js';
 import type { AuditRuleName, Severity } from '../audit/catalog.js';
 
 export interface CleanAuditOptions {
@@ -45,6 +45,6 @@ export function toHaveCleanAudit(received: unknown, options: CleanAuditOptions =
     message: () =>
       pass
         ? `expected the integration audit to have ${worst} findings, but it has none`
-        : `expected a clean integration audit, but it has ${failing.length} ${worst} finding${failing.length === 1 ? '' : 's'} (sandbox.explain(id) shows a request's trace):\n${failing.map((f) => `  - ${describeFinding(f)}`).join('\n')}`,
+        : `expected a clean integration audit, but it has ${failing.length} ${worst} finding${failing.length === 1 ? '' : 's'} (sandbox.explain(id) shows a request's trace):\n${failing.map((f) => [`  - ${describeFinding(f)}`, ...describeRequests(f)].join('\n')).join('\n')}`,
   };
 }

@@ -64,9 +64,13 @@ export function createTask(
   // Money first, then tokens (docs/reference/errors.md); both before any change.
   assertAffordable(hold, effects.spendableNano ?? availableNano(account));
   if (estimatedTokens > left) {
+    // More than the whole limit: no wait helps, and the message says so (the 429 and its Retry-After stay).
+    const never = estimatedTokens > effects.tpm;
     throw new ApiError(
       'rate_limit_exceeded',
-      `Rate limit exceeded: this task needs about ${estimatedTokens} tokens and ${left} of the ${effects.tpm} tokens per minute remain. Please slow down.`,
+      never
+        ? `Rate limit exceeded: this task needs about ${estimatedTokens} tokens, more than the whole limit of ${effects.tpm} tokens per minute: it never fits at this limit. Shorten the description, choose an agent with less output, or move to a plan with a higher limit.`
+        : `Rate limit exceeded: this task needs about ${estimatedTokens} tokens and ${left} of the ${effects.tpm} tokens per minute remain. Please slow down.`,
       { 'Retry-After': String(retryAfterSeconds(bucket.windowStart + WINDOW_MS, now)) },
     );
   }

@@ -11,6 +11,7 @@ export const API_CORS_OPTIONS = {
     'Location',
     'Idempotent-Replayed',
     'X-Sandbox-Trace',
+    'X-Sandbox-Request-Id',
   ],
   maxAge: 600,
 };

@@ -31,6 +31,7 @@ describe('retry-before-reset', () => {
       last_request_id: 'req_000003',
       fix: AUDIT_RULES.find((r) => r.rule === 'retry-before-reset')!.fix,
       account_id: 'acc_pro',
+      requests: [{ request_id: 'req_000003', method: 'GET', path: '/ext/usage', status: 429 }],
     });
   });
 

@@ -1,23 +1,30 @@
 /** The CLI's exit summary of the integration audit. */
 import { describe, expect, it } from 'vitest';
+import { parseCli } from '../../src/cli/args.js';
 import { main } from '../../src/cli/main.js';
 
-async function session(requests: (base: string, key: string) => Promise<unknown>) {
+async function session(requests: (base: string, key: string) => Promise<unknown>, flags: string[] = []) {
   let stderr = '';
-  const run = (await main(['--port', '0', '--quiet'], {
+  const run = (await main(['--port', '0', '--quiet', ...flags], {
     stdout: () => {},
     stderr: (t) => void (stderr += t),
     env: {},
   }))!;
   const base = `${run.server.url}${run.sandbox.basePath}`;
   const key = run.sandbox.keys.list('acc_demo').find((k) => k.label === 'admin')!.key;
+  let code: number;
   try {
     await requests(base, key);
   } finally {
-    await run.stop();
+    code = await run.stop();
   }
-  return { stderr, key };
+  return { stderr, key, code };
 }
+
+const badKeyTwice = async (base: string) => {
+  for (let i = 0; i < 2; i++)
+    await fetch(`${base}/ext/usage`, { headers: { Authorization: 'Bearer ak_wrong_key_00000000000000000' } });
+};
 
 describe('CLI exit summary', () => {
   it('lists each finding with its fix on stderr when the CLI stops, without the key', async () => {
@@ -39,5 +46,28 @@ describe('CLI exit summary', () => {
       await fetch(`${base}/ext/agents`, { headers: { Authorization: `Bearer ${key}` } });
     });
     expect(stderr).toBe('');
+  });
+});
+
+describe('--fail-on-audit [error|warning]', () => {
+  it('takes error without a value, error or warning with one, and refuses anything else', () => {
+    expect(parseCli(['--fail-on-audit']).failOnAudit).toBe('error');
+    expect(parseCli(['--fail-on-audit', '--quiet']).failOnAudit).toBe('error');
+    expect(parseCli(['--fail-on-audit', 'warning']).failOnAudit).toBe('warning');
+    expect(parseCli(['--fail-on-audit=error']).failOnAudit).toBe('error');
+    expect(parseCli([], { AGENT_WORK_SANDBOX_FAIL_ON_AUDIT: 'warning' }).failOnAudit).toBe('warning');
+    expect(parseCli([]).failOnAudit).toBeUndefined();
+    expect(() => parseCli(['--fail-on-audit', 'info'])).toThrow(/--fail-on-audit must be error or warning/);
+  });
+
+  it('exits 3 at shutdown when a finding at or above the level exists, and says so', async () => {
+    const { code, stderr } = await session(badKeyTwice, ['--fail-on-audit', 'warning']);
+    expect(code).toBe(3);
+    expect(stderr).toContain('--fail-on-audit warning: 1 finding at warning or worse; exit code 3.');
+  });
+
+  it('exits 0 when the findings are below the level, or without the flag', async () => {
+    expect((await session(badKeyTwice, ['--fail-on-audit'])).code).toBe(0);
+    expect((await session(badKeyTwice)).code).toBe(0);
   });
 });

@@ -225,7 +225,7 @@ describe('explain, the journal request detail, the header opt-in', () => {
     door.sandbox.accounts.update('acc_pro', { balanceUsd: 0 });
     const refused = await postTask(door, ADMIN.pro, TASK, { 'X-Sandbox-Explain': '1' });
     expect(refused.headers.get('x-sandbox-trace')).toBe(
-      'key=pass; rate=pass 3/300; route=pass; scope=pass; body=pass; resource=pass; idempotency=skip; balance=fail; answer=402 insufficient_credits',
+      'key=pass; rate=pass 3/300; route=pass; scope=pass; body=pass; resource=pass; idempotency=skip; balance=fail need=$0.00044064 spendable=$0; answer=402 insufficient_credits',
     );
   });
 

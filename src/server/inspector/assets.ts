@@ -10,6 +10,7 @@ import chartsJs from './charts.js?raw';
 import detailJs from './detail.js?raw';
 import domJs from './dom.js?raw';
 import liveJs from './live.js?raw';
+import localeJs from './locale.js?raw';
 import panelsJs from './panels.js?raw';
 import webhooksJs from './webhooks.js?raw';
 import uplotJs from 'uplot/dist/uPlot.iife.min.js?raw';
@@ -34,6 +35,7 @@ export const INSPECTOR_ASSETS: Record<string, Asset> = {
   'detail.js': script(detailJs),
   'dom.js': script(domJs),
   'live.js': script(liveJs),
+  'locale.js': script(localeJs),
   'panels.js': script(panelsJs),
   'webhooks.js': script(webhooksJs),
   'uplot.js': script(uplotJs),

@@ -30,8 +30,9 @@ function newPlot(host, width, names, data, colors) {
     { value: (u, v) => (v === null ? '—' : clockTime(v)) },
     ...names.map((n, i) => ({ label: n, stroke: colors[i % colors.length], width: 1.5, points: { show: false } })),
   ];
+  // A canvas knows no `currentColor`: the axes take the card's text colour, readable in light and dark.
   const axis = {
-    stroke: 'currentColor',
+    stroke: getComputedStyle(host).color || '#888',
     grid: { stroke: 'rgba(128,128,128,.2)' },
     ticks: { stroke: 'rgba(128,128,128,.3)' },
   };
@@ -49,7 +50,8 @@ function newPlot(host, width, names, data, colors) {
 function chart(id, names, x, ys, colors = PALETTE) {
   const host = $(id);
   const width = Math.max(200, host.clientWidth);
-  const key = names.join('|');
+  // A theme switch changes the text colour: the chart is drawn anew with it.
+  const key = names.join('|') + '|' + getComputedStyle(host).color;
   const data = [x, ...ys];
   let c = charts[id];
   if (c && (c.key !== key || c.width !== width)) {
@@ -69,6 +71,7 @@ function renderCharts(t) {
     STATUS_COLORS,
   );
   const rate = Object.entries(t.rate);
+  $('rate-hidden').textContent = t.rate_hidden ? `busiest first; ${t.rate_hidden} more account(s) not shown` : '';
   chart(
     'chart-rate',
     rate.length ? rate.map(([id]) => id) : ['no requests'],

@@ -3,7 +3,7 @@
 import { control } from './api.js';
 import { afterPoll } from './audit.js';
 import { setUpCharts, showTimeline } from './charts.js';
-import { setUpDetail } from './detail.js';
+import { openRequest, setUpDetail } from './detail.js';
 import { $, changed, el } from './dom.js';
 import { act, connect, refresh } from './live.js';
 import { renderPanels } from './panels.js';
@@ -36,6 +36,11 @@ function setUpControls() {
   );
   $('filters').onsubmit = (e) => e.preventDefault();
   for (const id of ['f-status', 'f-key', 'f-account']) $(id).onchange = () => refresh(true);
+  // A request id from a client's logs (X-Sandbox-Request-Id): opens that request, wherever it sits in the list.
+  $('f-id').onchange = () => {
+    const id = $('f-id').value.trim();
+    if (id) openRequest(id);
+  };
   let typing;
   $('f-path').oninput = () => {
     clearTimeout(typing);

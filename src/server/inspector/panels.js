@@ -43,13 +43,23 @@ function renderRequests(o) {
   if (!changed('requests', o.requests)) return;
   table(
     'requests',
-    ['time', 'method', 'path', 'status', 'code', 'key', 'scenarios'],
+    ['id', 'time', 'method', 'path', 'status', 'code', 'account', 'key', 'scenarios'],
     o.requests.map((r) => ({
       attrs: { 'data-seq': r.seq, 'data-id': r.id },
-      mono: [r.path, r.keyId],
+      mono: [r.id, r.path, r.keyId],
       wrap: [r.path],
       open: () => openRequest(r.id || String(r.seq)),
-      cells: [time(r.time), r.method, r.path, statusCell(r.status), r.code, r.keyId, r.scenarios.join(', ') || ''],
+      cells: [
+        r.id,
+        time(r.time),
+        r.method,
+        r.path,
+        statusCell(r.status),
+        r.code,
+        r.accountId,
+        r.keyId,
+        r.scenarios.join(', ') || '',
+      ],
     })),
     'No requests yet. Point a client at the base URL.',
   );

@@ -25,6 +25,8 @@ export interface Timeline {
   requests: Record<'2xx' | '4xx' | '429' | '5xx', number[]>;
   /** Requests in the trailing 60 s as a percentage of the account's RPM, for the accounts that made requests. */
   rate: Record<string, number[]>;
+  /** Accounts that made requests but are left out of `rate` (the busiest are shown; those at 100 % always). */
+  rate_hidden: number;
   /** USD over time per account with tasks: `balance` and `held`. */
   money: Record<string, { balance: number[]; held: number[] }>;
   /** Tasks in each state at each point. */
@@ -101,29 +103,39 @@ function requestSeries(g: Grid, requests: RequestPoint[]): Timeline['requests'] 
   return byStatus;
 }
 
-/** Requests in the trailing 60 s at each point as a share of the RPM: two pointers over each account's sorted times. */
-function rateSeries(g: Grid, requests: RequestPoint[], accounts: TimelineInput['accounts']): Timeline['rate'] {
+/**
+ * Requests in the trailing 60 s at each point as a share of the RPM: two pointers over each account's sorted times.
+ * The busiest accounts (by their peak) come first, up to six; an account that reached 100 % is always shown.
+ */
+function rateSeries(
+  g: Grid,
+  requests: RequestPoint[],
+  accounts: TimelineInput['accounts'],
+): Pick<Timeline, 'rate' | 'rate_hidden'> {
   const rpm = new Map(accounts.map((a) => [a.id, a.limits.rpm]));
-  const active = new Map<string, number>();
+  const times = new Map<string, number[]>();
   for (const r of requests) {
-    const limit = r.accountId === null ? undefined : rpm.get(r.accountId);
-    if (r.accountId !== null && limit !== undefined && active.size < MAX_ACCOUNTS) active.set(r.accountId, limit);
+    if (r.accountId === null || !rpm.has(r.accountId)) continue;
+    const list = times.get(r.accountId);
+    if (list) list.push(r.at);
+    else times.set(r.accountId, [r.at]);
   }
-  const rate: Timeline['rate'] = {};
-  for (const [id, limit] of active) {
-    const times = requests
-      .filter((r) => r.accountId === id)
-      .map((r) => r.at)
-      .sort((a, b) => a - b);
+  const series: { id: string; values: number[]; peak: number }[] = [];
+  for (const [id, list] of times) {
+    const limit = rpm.get(id) ?? 1;
+    list.sort((a, b) => a - b);
     let lo = 0;
     let hi = 0;
-    rate[id] = g.ends.map((end) => {
-      hi = countUpTo(times, hi, end);
-      lo = countUpTo(times, lo, end - WINDOW_MS);
+    const values = g.ends.map((end) => {
+      hi = countUpTo(list, hi, end);
+      lo = countUpTo(list, lo, end - WINDOW_MS);
       return Math.round((1000 * (hi - lo)) / limit) / 10;
     });
+    series.push({ id, values, peak: Math.max(0, ...values) });
   }
-  return rate;
+  series.sort((a, b) => b.peak - a.peak || a.id.localeCompare(b.id));
+  const shown = series.filter((s, i) => i < MAX_ACCOUNTS || s.peak >= 100);
+  return { rate: Object.fromEntries(shown.map((s) => [s.id, s.values])), rate_hidden: series.length - shown.length };
 }
 
 /** Money: each task adds its cost to the balance before it was charged and its hold while it was open (prefix sums). */
@@ -195,7 +207,7 @@ export function timeline(input: TimelineInput): Timeline {
     step: g.stepMs / 1000,
     x: g.ends.map((e) => e / 1000),
     requests: requestSeries(g, requests),
-    rate: rateSeries(g, requests, input.accounts),
+    ...rateSeries(g, requests, input.accounts),
     money: moneySeries(g, tasks, input.accounts),
     tasks: taskSeries(g, tasks),
   };
