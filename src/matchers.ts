@@ -1,62 +1,58 @@
 /**
- * `agent-work-sandbox/matchers`: `expect(sandbox).toHaveCleanAudit()` for Vitest and Jest, so that a consumer's suite
- * fails when its client breaks a rule of the integration audit (docs/guides/explain-and-audit.md). Nothing here imports the runner:
- * register the matchers with the runner's own `expect.extend(auditMatchers)`.
+ * `agent-work-sandbox/matchers`: assertions on what a client sent and what it spent, for Vitest and Jest alike.
+ * Nothing here imports the runner: register them with the runner's own `expect.extend(sandboxMatchers)`.
+ * docs/guides/assertions.md has an example of each.
  */
-import type { AuditFinding } from './audit/auditor.js';
-import { describeFinding, describeRequests } from './audit/describe.js';
-import type { AuditRuleName, Severity } from './audit/catalog.js';
+import type { RequestPattern } from './core/request-pattern.js';
+import { toHaveCleanAudit, type CleanAuditOptions } from './matchers/audit.js';
+import { toHaveReceived, toHaveReceivedInOrder, toHaveReceivedOnly } from './matchers/received.js';
+import type { ReceivedOptions, ReceivedScope } from './matchers/received.js';
+import { toHaveSpent, type SpendExpectation, type SpendOptions } from './matchers/spent.js';
 
-export interface CleanAuditOptions {
-  /** The least severe finding that fails the assertion: `'error'` (default), `'warning'` or `'info'`. */
-  severity?: Severity;
-  /** Only this account's findings. */
-  accountId?: string;
-  /** Rules not to hold against the client. */
-  ignore?: AuditRuleName[];
-}
+export type { CleanAuditOptions, ReceivedOptions, ReceivedScope, RequestPattern, SpendExpectation, SpendOptions };
+export type { SpendBound } from './matchers/spent.js';
 
-/** The matcher's types, to add to the runner's (see docs/guides/explain-and-audit.md). */
-export interface AuditMatchers<R = unknown> {
+/** The matchers' types, to add to the runner's (`interface Assertion<T> extends SandboxMatchers<T> {}`). */
+export interface SandboxMatchers<R = unknown> {
   /** Passes when the audit has no finding at `severity` or worse (default: no `error` finding). */
   toHaveCleanAudit(options?: CleanAuditOptions): R;
+  /**
+   * Passes when the requests in scope include `times` (or `atLeast`/`atMost`; default: at least one) matching
+   * `pattern`. An unknown pattern key throws.
+   * @example expect(sandbox).toHaveReceived({ method: 'POST', path: '/ext/tasks', status: 201 }, { times: 1 })
+   */
+  toHaveReceived(pattern: RequestPattern, options?: ReceivedOptions): R;
+  /**
+   * Passes when requests matching the patterns were received in this order (others may come between).
+   * @example expect(sandbox).toHaveReceivedInOrder([{ method: 'POST' }, { path: '/ext/tasks/:id' }])
+   */
+  toHaveReceivedInOrder(patterns: RequestPattern[], options?: ReceivedScope): R;
+  /**
+   * Passes when every request in scope matches one of the patterns: nothing else was sent.
+   * @example expect(sandbox).toHaveReceivedOnly([{ path: '/ext/agents' }], { since: mark })
+   */
+  toHaveReceivedOnly(patterns: RequestPattern[], options?: ReceivedScope): R;
+  /**
+   * Passes when the tasks created in scope hold each figure: `usd` (charged plus still held), `tokens` (charged),
+   * `tasks` (created); a number or `{ lte?, gte? }`.
+   * @example expect(sandbox).toHaveSpent({ usd: { lte: 0.05 }, tasks: 1 }, { accountId: 'acc_demo', since: mark })
+   */
+  toHaveSpent(expected: SpendExpectation, options?: SpendOptions): R;
 }
 
-interface Audited {
-  audit(filter?: { accountId?: string }): AuditFinding[];
-}
-
-const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-
-function findingsOf(received: unknown, accountId: string | undefined): AuditFinding[] {
-  if (Array.isArray(received))
-    return (received as AuditFinding[]).filter((f) => accountId === undefined || f.account_id === accountId);
-  if (received && typeof (received as Audited).audit === 'function')
-    return (received as Audited).audit(accountId === undefined ? {} : { accountId });
-  throw new TypeError(
-    'toHaveCleanAudit: expect a sandbox (createSandbox, setupSandbox().sandbox) or an array of audit findings.',
-  );
-}
-
-export const auditMatchers = {
-  toHaveCleanAudit(received: unknown, options: CleanAuditOptions = {}) {
-    const severity = options.severity ?? 'error';
-    if (!(severity in RANK))
-      throw new TypeError(
-        `toHaveCleanAudit: severity must be 'error', 'warning' or 'info'; got ${JSON.stringify(severity)}.`,
-      );
-    const ignore = new Set(options.ignore ?? []);
-    const failing = findingsOf(received, options.accountId).filter(
-      (f) => RANK[f.severity] <= RANK[severity] && !ignore.has(f.rule),
-    );
-    const pass = failing.length === 0;
-    const worst = severity === 'error' ? 'error' : `${severity}-or-worse`;
-    return {
-      pass,
-      message: () =>
-        pass
-          ? `expected the integration audit to have ${worst} findings, but it has none`
-          : `expected a clean integration audit, but it has ${failing.length} ${worst} finding${failing.length === 1 ? '' : 's'} (sandbox.explain(id) shows a request's trace):\n${failing.map((f) => [`  - ${describeFinding(f)}`, ...describeRequests(f)].join('\n')).join('\n')}`,
-    };
-  },
+/** Every matcher of the package, for `expect.extend(sandboxMatchers)`. */
+export const sandboxMatchers = {
+  toHaveCleanAudit,
+  toHaveReceived,
+  toHaveReceivedInOrder,
+  toHaveReceivedOnly,
+  toHaveSpent,
 };
+
+/**
+ * The same object under its first name.
+ * @alias
+ */
+export const auditMatchers = sandboxMatchers;
+/** The same interface under its first name. */
+export type AuditMatchers<R = unknown> = SandboxMatchers<R>;

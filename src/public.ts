@@ -52,6 +52,10 @@ export type { Agent, AgentPage, Task, Usage, ErrorBody } from './core/api-types.
 export type { SandboxFetch } from './http/fetch-door.js';
 export type { Overview, OverviewOptions } from './core/overview.js';
 export type { JournalEntry, RequestFilter } from './core/journal.js';
+export type { Mark, AssertionScope } from './core/marks.js';
+export type { SummaryLine } from './core/journal-summary.js';
+export type { Spend, TaskSpend } from './core/spend.js';
+export type { RequestPattern } from './core/request-pattern.js';
 export type { TraceStep, TraceStepName, TraceOutcome } from './core/trace.js';
 export type { AuditFinding } from './audit/auditor.js';
 export { AUDIT_RULES, type AuditRule, type AuditRuleName, type Severity } from './audit/catalog.js';

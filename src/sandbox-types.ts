@@ -20,6 +20,9 @@ import type { ScenarioScope } from './scenarios/active.js';
 import type { ScenarioName, ScenarioOptions } from './scenarios/catalog.js';
 import type { SandboxWebhooks, WebhookOptions } from './webhooks/types.js';
 import type { AuditFinding } from './audit/auditor.js';
+import type { AssertionScope, Mark } from './core/marks.js';
+import type { SummaryLine } from './core/journal-summary.js';
+import type { Spend } from './core/spend.js';
 /** A scenario to start with: a name, or a name with options and a scope. */
 export type ScenarioSpec = ScenarioName | ({ name: ScenarioName; options?: ScenarioOptions } & ScenarioScope);
 
@@ -131,6 +134,23 @@ export interface SandboxCore {
   findRequests(filter?: RequestFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
+  /**
+   * Marks this point: the journal position, the time and each account's books. Assertions given `since: mark` count
+   * from it; a mark with an account or a key counts only its traffic (tests side by side on one sandbox).
+   * @example const mark = sandbox.mark({ accountId }); …; expect(sandbox).toHaveSpent({ tasks: 1 }, { since: mark })
+   */
+  mark(scope?: { accountId?: string; keyId?: string }): Mark;
+  readonly journal: {
+    /** The journal entries in scope (since a mark, of an account, of a key), oldest first. */
+    entries(scope?: AssertionScope): JournalEntry[];
+    /**
+     * A stable list for `toMatchSnapshot()`: method, path template and status of each request in scope, ids
+     * normalised, keys masked, no times.
+     */
+    summary(scope?: Omit<AssertionScope, 'keyId'>): SummaryLine[];
+  };
+  /** What the tasks created since a mark (of an account) charged, still hold and gave back, task by task. */
+  spend(scope?: { since?: Mark | string; accountId?: string }): Spend;
   /**
    * The decision trace of a request still in the journal, by its id (`req_…`, the `id` of a journal entry): the steps
    * that decided its answer, in order. Undefined when the journal no longer holds it.

@@ -16,6 +16,7 @@ import { Auditor } from './audit/auditor.js';
 import { coreSettings, type CoreSettings } from './sandbox/options.js';
 import { checkListenOptions, checkSandboxOptions } from './sandbox/option-schemas.js';
 import { accountsApi, keysApi, tasksApi } from './sandbox/records.js';
+import { assertionsApi } from './sandbox/assertions.js';
 
 /** The engine of a new sandbox, its webhooks and (real clock) its settle loop; `initial` is the state `reset()` returns to. */
 function createEngine(options: SandboxOptions, settings: CoreSettings) {
@@ -78,6 +79,18 @@ function resumedTime(mode: ClockMode, snapshot: StateSnapshot): number | undefin
   return (mode === 'manual' || snapshot.clock === 'manual') && Number.isFinite(snapshot.now) ? snapshot.now : undefined;
 }
 
+/** `sandbox.useScenario`: a scope must name an account or a key that exists. */
+function scenarioUser(engine: Engine): SandboxCore['useScenario'] {
+  return (name, opts = {}) => {
+    const { accountId, keyId, ...scenarioOptions } = opts;
+    if (accountId !== undefined && !engine.state.accounts.has(accountId))
+      throw new SandboxError(`No account '${accountId}'.`, 'not_found');
+    if (keyId !== undefined && !engine.state.keysById.has(keyId))
+      throw new SandboxError(`No key '${keyId}'.`, 'not_found');
+    return engine.scenarios.add(name, scenarioOptions, { accountId, keyId });
+  };
+}
+
 /**
  * The same, for options already checked: the CLI checks its flags itself, so its start builds no option schema (zod
  * stays unloaded until something needs it, see test/cli/cli-start.test.ts).
@@ -96,6 +109,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
   };
   applyInitialScenarios();
   const keys = keysApi(engine, seed);
+  const assertions = assertionsApi(engine);
 
   const sandbox: SandboxCore = {
     handle: (req) => handle(engine, req),
@@ -107,17 +121,11 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
       auditor.clear();
       engine.scenarios.reset();
       engine.requestSeq = 0;
+      assertions.clear();
       applyInitialScenarios();
       hooks.reset();
     },
-    useScenario(name, opts = {}) {
-      const { accountId, keyId, ...scenarioOptions } = opts;
-      if (accountId !== undefined && !engine.state.accounts.has(accountId))
-        throw new SandboxError(`No account '${accountId}'.`, 'not_found');
-      if (keyId !== undefined && !engine.state.keysById.has(keyId))
-        throw new SandboxError(`No key '${keyId}'.`, 'not_found');
-      return engine.scenarios.add(name, scenarioOptions, { accountId, keyId });
-    },
+    useScenario: scenarioUser(engine),
     clearScenarios: (scope) => engine.scenarios.clear(scope),
     keys,
     accounts: accountsApi(engine, seed, hooks, keys),
@@ -128,6 +136,7 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
     },
     findRequests: (filter = {}) => engine.journal.list().filter((e) => matchesFilter(e, filter, basePath)),
     clearRequests: () => engine.journal.clear(),
+    ...assertions.surface,
     explain: (requestId) => engine.journal.get(requestId)?.trace,
     audit: (filter) => auditor.findings(filter),
     overview(overviewOptions) {

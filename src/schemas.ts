@@ -78,6 +78,31 @@ const clockBody = () =>
       error: 'give { "advance": "90s" | ms } or { "set": ISO 8601 }, not both',
     });
 
+/** A request pattern on the wire (`POST /__sandbox/verify`): snake_case, any other key a 400 naming it. */
+const requestPattern = () => {
+  const { text, id } = fields();
+  const named = z.record(z.string(), z.union([z.string(), z.array(z.string())]), {
+    error: 'must be an object of names and values',
+  });
+  return z.strictObject({
+    method: text.optional(),
+    path: text.optional(),
+    query: named.optional(),
+    headers: named.optional(),
+    body: z.unknown().optional(),
+    status: z.number({ error: 'must be an HTTP status code' }).int().min(100).max(599).optional(),
+    code: text.nullable().optional(),
+    account_id: id.optional(),
+    key_id: id.optional(),
+  });
+};
+
+/** A count of matching requests: `eq`, `gte`, `lte` (none: at least one). */
+const countRule = () => {
+  const n = z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).min(0);
+  return z.strictObject({ eq: n.optional(), gte: n.optional(), lte: n.optional() });
+};
+
 const buildControlBodies = () => {
   const { planId, balanceUsd, scopeList } = fieldSchemas();
   const { limitsPatch, text, id } = fields();
@@ -111,6 +136,12 @@ const buildControlBodies = () => {
       task_id: id.optional(),
       account_id: id.optional(),
       overrides: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+    }),
+    mark: z.strictObject({ account_id: id.optional(), key_id: id.optional() }),
+    verify: z.strictObject({
+      pattern: requestPattern(),
+      count: countRule().optional(),
+      since: id.optional(),
     }),
     empty: z.strictObject({}),
   };
@@ -164,6 +195,15 @@ export const webhookKitOptions = lazy(() => {
     anEvent: event,
   };
 });
+
+/** `GET /__sandbox/spend` and `GET /__sandbox/requests/summary`: since a mark, of an account. */
+export const assertionQuery = lazy(() =>
+  z.strictObject({
+    since: fields().id.optional(),
+    account_id: fields().id.optional(),
+    token: z.string().optional(),
+  }),
+);
 
 // ---- applying a schema ----
 

@@ -91,6 +91,8 @@ export function createFetch(
         path,
         query: url.search.slice(1),
         header: (name) => headers.get(name) ?? undefined,
+        // For the journal (read only when it is read): what the client sent, as the other doors keep it.
+        headers: headers instanceof Headers ? headers : (init?.headers as Record<string, string>),
         body,
         clientId: IN_PROCESS_CLIENT,
         passUnmatched: userHandlers.length > 0,

@@ -12,6 +12,7 @@ import { createWebhooksRouter } from './control-webhooks.js';
 import { controlBodies, parseInput, scenarioClearQuery } from '../schemas.js';
 import { body, readControlBody } from './control-body.js';
 import { createJournalRouter } from './control-journal.js';
+import { createAssertionsRouter } from './control-assertions.js';
 import { createRecordsRouter } from './control-records.js';
 
 import { controlErrorHandler, sendError } from './control-errors.js';
@@ -68,6 +69,8 @@ export function createControlRouter(
     );
     res.status(204).end();
   });
+  // Before the journal's `/requests/:id`, which would read `summary` as a request id.
+  router.use(createAssertionsRouter(sandbox));
   router.use(createJournalRouter(sandbox));
   router.post('/reset', (_req, res) => {
     sandbox.reset();

@@ -1,5 +1,5 @@
 /**
- * The audit matcher in a consumer's project: the packed tarball installed in a throwaway project beside Vitest and
+ * The matchers (the audit's, what was sent and spent) in a consumer's project: the packed tarball installed in a throwaway project beside Vitest and
  * Jest (from the registry), running test/consumer-audit/ in both runners. Skipped with SKIP_CONSUMER_TESTS=1.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -29,7 +29,7 @@ function inProject(cmd: string, args: string[], timeout: number): string {
   return out;
 }
 
-describe.skipIf(process.env.SKIP_CONSUMER_TESTS === '1')('the audit matcher in a consumer project', () => {
+describe.skipIf(process.env.SKIP_CONSUMER_TESTS === '1')('the matchers in a consumer project', () => {
   beforeAll(() => {
     ensureBuilt();
     project = mkdtempSync(join(tmpdir(), 'aws-audit-consumer-'));
@@ -49,19 +49,20 @@ describe.skipIf(process.env.SKIP_CONSUMER_TESTS === '1')('the audit matcher in a
     );
   }, 400_000);
 
+  // A node_modules of Vitest, Jest and msw takes a while to delete on a busy machine.
   afterAll(() => {
     if (project) rmSync(project, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('passes and fails as it should in Vitest (ESM, import)', () => {
     expect(inProject('npx', ['vitest', 'run', '--config', 'vitest.config.mjs'], 120_000)).toMatch(
-      /Tests\s+2 passed \(2\)/,
+      /Tests\s+6 passed \(6\)/,
     );
   }, 130_000);
 
   it('passes and fails as it should in Jest (CommonJS, require)', () => {
     expect(inProject('npx', ['jest', '--config', 'jest.config.cjs', '--rootDir', '.', '--ci'], 120_000)).toMatch(
-      /Tests:\s+2 passed, 2 total/,
+      /Tests:\s+6 passed, 6 total/,
     );
   }, 130_000);
 });

@@ -49,7 +49,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   browser: ['index'],
   // The option type from where it is declared (through index.ts, Rollup's declaration build warns of a chunk cycle).
   testing: ['index', 'sandbox-types'],
-  matchers: ['audit'],
+  matchers: ['audit', 'core', 'errors'],
   server: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'audit', 'webhooks', 'http', 'sandbox-types'],
   cli: [
     'errors',

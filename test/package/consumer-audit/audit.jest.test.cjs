@@ -1,8 +1,9 @@
-// A consumer's Jest suite (CommonJS): the audit matcher from the packed tarball. Run by test/explain/matchers-consumer.test.ts.
-const { auditMatchers } = require('agent-work-sandbox/matchers');
+// A consumer's Jest suite (CommonJS): the matchers from the packed tarball (auditMatchers: the same object). Run by test/audit-and-trace/matchers-consumer.test.ts.
+const { auditMatchers, sandboxMatchers } = require('agent-work-sandbox/matchers');
 const { setupSandbox } = require('agent-work-sandbox/vitest');
+const assertionCases = require('./assertions-cases.cjs');
 
-expect.extend(auditMatchers);
+expect.extend(sandboxMatchers);
 const { sandbox } = setupSandbox({ clock: 'manual' });
 const BASE = 'https://api.agent-work.example/api/v1';
 const key = () => sandbox.keys.list('acc_demo').find((k) => k.label === 'admin').key;
@@ -19,3 +20,9 @@ describe('toHaveCleanAudit in Jest', () => {
     expect(() => expect(sandbox).toHaveCleanAudit()).toThrow(/key-in-url .*Authorization header/);
   });
 });
+
+test('auditMatchers is sandboxMatchers under its first name', () => {
+  expect(auditMatchers).toBe(sandboxMatchers);
+});
+
+assertionCases({ describe, it: test, expect, sandbox });

@@ -1,9 +1,10 @@
-// A consumer's Vitest suite (ESM): the audit matcher from the packed tarball. Run by test/explain/matchers-consumer.test.ts.
+// A consumer's Vitest suite (ESM): the matchers from the packed tarball (auditMatchers: the same object). Run by test/audit-and-trace/matchers-consumer.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { auditMatchers } from 'agent-work-sandbox/matchers';
+import { auditMatchers, sandboxMatchers } from 'agent-work-sandbox/matchers';
 import { setupSandbox } from 'agent-work-sandbox/vitest';
+import assertionCases from './assertions-cases.cjs';
 
-expect.extend(auditMatchers);
+expect.extend(sandboxMatchers);
 const { sandbox } = setupSandbox({ clock: 'manual', hooks: { beforeAll, afterEach, afterAll } });
 const BASE = 'https://api.agent-work.example/api/v1';
 const key = () => sandbox.keys.list('acc_demo').find((k) => k.label === 'admin').key;
@@ -20,3 +21,9 @@ describe('toHaveCleanAudit in Vitest', () => {
     expect(() => expect(sandbox).toHaveCleanAudit()).toThrow(/key-in-url .*Authorization header/);
   });
 });
+
+it('auditMatchers is sandboxMatchers under its first name', () => {
+  expect(auditMatchers).toBe(sandboxMatchers);
+});
+
+assertionCases({ describe, it, expect, sandbox });
