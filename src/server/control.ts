@@ -5,6 +5,7 @@ import { iso } from '../core/iso.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { StateSnapshot } from '../model/state.js';
 import { createOpenApiDocument } from '../core/openapi.js';
+import { createControlOpenApiDocument } from './control-openapi.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import { controlBodies, parseInput, scenarioClearQuery } from '../schemas.js';
@@ -13,6 +14,7 @@ import { createJournalRouter } from './control-journal.js';
 import { createRecordsRouter } from './control-records.js';
 
 import { controlErrorHandler, sendError } from './control-errors.js';
+import { snakeCaseAnswers, toCamelCase } from './wire-case.js';
 
 /**
  * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
@@ -21,9 +23,11 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   const router = express.Router();
   // The API description holds no secret: served without the control token, so a code generator can fetch it.
   router.get('/openapi.json', openApiRoute(sandbox));
+  router.get('/control/openapi.json', controlOpenApiRoute());
   router.use(createInspectorAssetsRouter());
   router.use(requireControlToken(controlToken));
   router.use(readControlBody);
+  router.use(snakeCaseAnswers);
 
   router.use(createInspectorRouter(sandbox));
   router.get('/overview', (req, res) => {
@@ -63,7 +67,9 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
     res.json(sandbox.snapshot());
   });
   router.put('/state', (req, res) => {
-    sandbox.restore(req.body as StateSnapshot); // checked by restore (a SnapshotError, 400, names the wrong field)
+    // GET /state answers in snake_case; the state file is camelCase: either reads back. Checked by restore (a
+    // SnapshotError, 400, names the wrong field).
+    sandbox.restore(toCamelCase(req.body) as StateSnapshot);
     res.status(204).end();
   });
   router.use(createWebhooksRouter(sandbox));
@@ -81,6 +87,20 @@ function openApiRoute(sandbox: Sandbox): RequestHandler {
     if (text === undefined) {
       text = JSON.stringify(createOpenApiDocument({ serverUrl, basePath: sandbox.basePath }), null, 2);
       if (openApi.size < 16) openApi.set(serverUrl, text);
+    }
+    res.type(JSON_CONTENT_TYPE).send(text);
+  };
+}
+
+/** `GET /__sandbox/control/openapi.json`, with the control API's URL as the client reached it. */
+function controlOpenApiRoute(): RequestHandler {
+  const texts = new Map<string, string>();
+  return (req, res) => {
+    const serverUrl = `${req.protocol}://${req.get('host') ?? 'localhost'}/__sandbox`;
+    let text = texts.get(serverUrl);
+    if (text === undefined) {
+      text = JSON.stringify(createControlOpenApiDocument({ serverUrl }), null, 2);
+      if (texts.size < 16) texts.set(serverUrl, text);
     }
     res.type(JSON_CONTENT_TYPE).send(text);
   };

@@ -97,7 +97,7 @@ function messageNodes(r) {
 
 function curlNodes(r) {
   const last = current();
-  const own = last && last.keys.find((k) => k.id === r.keyId);
+  const own = last && last.keys.find((k) => k.id === r.key_id);
   const withKey = el('input', { type: 'checkbox', id: 'curl-key' });
   const curlText = el('pre', { id: 'curl' }, curl(r, null));
   withKey.onchange = () => {
@@ -136,8 +136,8 @@ export async function openRequest(ref) {
     ['status', statusCell(r.status)],
     ['code', r.code],
     ['time', r.time],
-    ['key', r.keyId],
-    ['account', r.accountId],
+    ['key', r.key_id],
+    ['account', r.account_id],
     ['scenarios', r.scenarios.join(', ') || 'none'],
     ...(r.id ? [['id', r.id]] : []),
   ]);
@@ -170,7 +170,7 @@ function curl(r, key) {
     }
     parts.push('-H ' + shq(k + ': ' + value));
   }
-  if (!hasAuth && r.keyId) parts.push('-H ' + shq('Authorization: Bearer ' + (key || '$KEY')));
+  if (!hasAuth && r.key_id) parts.push('-H ' + shq('Authorization: Bearer ' + (key || '$KEY')));
   const body = r.request ? r.request.body : undefined;
   if (body !== undefined && body !== null && body !== '')
     parts.push('--data-raw ' + shq(typeof body === 'string' ? body : JSON.stringify(body)));
@@ -217,7 +217,7 @@ export function openDelivery(id) {
           i + 1 + (a.duplicate ? ' (copy)' : ''),
           a.at,
           a.status === null ? 'no answer' : statusCell(a.status),
-          a.latencyMs + ' ms',
+          a.latency_ms + ' ms',
           a.error || '',
           el('span', { class: 'tags mono' }, a.response || ''),
         ],
@@ -228,12 +228,12 @@ export function openDelivery(id) {
   openDetail('Delivery ' + d.id, [
     fact([
       ['delivery', d.id],
-      ['event', d.eventType + ' · ' + d.eventId],
-      ['endpoint', d.endpointId],
+      ['event', d.event_type + ' · ' + d.event_id],
+      ['endpoint', d.endpoint_id],
       ['url', d.url === null ? '(callback)' : d.url],
       ['status', d.status],
-      ['next attempt', d.nextAttemptAt || 'none'],
-      ['replay of', d.replayOf || '—'],
+      ['next attempt', d.next_attempt_at || 'none'],
+      ['replay of', d.replay_of || '—'],
     ]),
     replayButton(d),
     el('h3', {}, 'Attempts'),

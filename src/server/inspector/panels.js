@@ -46,10 +46,10 @@ function renderRequests(o) {
     ['time', 'method', 'path', 'status', 'code', 'key', 'scenarios'],
     o.requests.map((r) => ({
       attrs: { 'data-seq': r.seq, 'data-id': r.id },
-      mono: [r.path, r.keyId],
+      mono: [r.path, r.key_id],
       wrap: [r.path],
       open: () => openRequest(r.id || String(r.seq)),
-      cells: [time(r.time), r.method, r.path, statusCell(r.status), r.code, r.keyId, r.scenarios.join(', ') || ''],
+      cells: [time(r.time), r.method, r.path, statusCell(r.status), r.code, r.key_id, r.scenarios.join(', ') || ''],
     })),
     'No requests yet. Point a client at the base URL.',
   );
