@@ -22,6 +22,7 @@ import { createStateSaver } from '../server/durable-state.js';
 import { StartError } from '../errors.js';
 import { HELP, parseCli, UsageError } from './args.js';
 import { banner } from './banner.js';
+import { readyLine } from './ready-line.js';
 import { attachRequestLog } from './request-log.js';
 
 import { auditSummary } from './audit-summary.js';
@@ -127,20 +128,23 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   }).catch((error: unknown) => {
     throw startError(error, config.host, config.port);
   });
-  io.stdout(
-    config.quiet
-      ? `${server.url}${sandbox.basePath}\n`
-      : banner(sandbox, {
-          version,
-          url: server.url,
-          seed: config.seed,
-          clock: config.clock,
-          scenarios: config.scenarios,
-          controlToken: server.controlToken,
-          exposed: !isLoopback(config.host),
-          stateFile: config.state,
-        }),
-  );
+  const human = config.quiet
+    ? `${server.url}${sandbox.basePath}\n`
+    : banner(sandbox, {
+        version,
+        url: server.url,
+        seed: config.seed,
+        clock: config.clock,
+        scenarios: config.scenarios,
+        controlToken: server.controlToken,
+        exposed: !isLoopback(config.host),
+        stateFile: config.state,
+      });
+  if (config.log === 'json') {
+    // stdout is for programs: the ready line first, nothing before it; the banner goes to the terminal's stderr.
+    io.stdout(readyLine(sandbox, { version, url: server.url, port: server.port, controlToken: server.controlToken }));
+    if (!config.quiet) io.stderr(human);
+  } else io.stdout(human);
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
   let stopped: Promise<void> | undefined;
   return {
