@@ -135,7 +135,7 @@ export const CONTROL_ROUTES: ControlRoute[] = [
 ];
 
 /** The errors of the control API: code → status (the body is always `{ "error": { "code", "message" } }`). */
-export const CONTROL_ERRORS = {
+const CONTROL_ERRORS = {
   invalid_request: 400,
   invalid_api_key: 401,
   insufficient_scope: 403,

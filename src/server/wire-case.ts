@@ -26,7 +26,7 @@ export function snakeKey(key: string): string {
 }
 
 /** `next_attempt_at` → `nextAttemptAt`; any other key as it is. */
-export function camelKey(key: string): string {
+function camelKey(key: string): string {
   let name = camelNames.get(key);
   if (name === undefined) {
     name = SNAKE.test(key) ? key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()) : key;

@@ -56,7 +56,7 @@ export function camelCaseKeys(value: unknown, at = ''): string[] {
 }
 
 /** The route of a control path (below `/__sandbox`), or undefined. */
-export function controlRouteOf(method: string, path: string): { method: string; path: string } | undefined {
+function controlRouteOf(method: string, path: string): { method: string; path: string } | undefined {
   return load().routes.find((r) => r.method === method.toLowerCase() && r.pattern.test(path));
 }
 
