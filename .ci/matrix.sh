@@ -4,7 +4,8 @@
 # Run after the install step of .ci/run:  bash .ci/matrix.sh [test files…]
 # Without test files, the Node 22/24 and msw 3 legs run a lean subset (SUBSET) that covers what differs between
 # runtimes and msw majors: the consumer project (Jest preset, Vitest, an unmocked request), the test helper, the CLI,
-# both doors. The msw 3 leg runs the consumer tests with msw 3 (CONSUMER_MSW=3).
+# both doors, the README's code blocks. The msw 3 leg runs the consumer tests and the README's blocks with msw 3
+# (CONSUMER_MSW=3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -14,7 +15,7 @@ start=$(date +%s)
 
 LEGS=${LEGS:-node20 node22 node24 msw3}
 leg() { [[ " $LEGS " == *" $1 "* ]]; }
-SUBSET=${SUBSET:-test/package/consumer.test.ts test/package/vitest-helper.test.ts test/cli/cli.test.ts test/cli/cli-start.test.ts test/api/doors.test.ts test/server/server.test.ts}
+SUBSET=${SUBSET:-test/package/consumer.test.ts test/package/readme-blocks.test.ts test/package/vitest-helper.test.ts test/cli/cli.test.ts test/cli/cli-start.test.ts test/api/doors.test.ts test/server/server.test.ts}
 if [ $# -gt 0 ]; then FILES=("$@"); else read -r -a FILES <<< "$SUBSET"; fi
 
 # node@N from the npm registry; prints the path of its binary.
@@ -47,6 +48,12 @@ for major in 22 24; do
   fi
 done
 
+# msw 3 under Jest runs where msw 3 itself can: Node 24 with --experimental-vm-modules (the consumer test sets it).
+if leg node24 && [ $# -eq 0 ]; then
+  echo "== the consumer project with msw 3 on Node 24 (Jest in its native ESM mode)"
+  CONSUMER_MSW=3 with_node "$NODE24" node_modules/vitest/vitest.mjs run test/package/consumer.test.ts
+fi
+
 if leg msw3 && [ "${MSW3:-1}" = "1" ]; then
   echo "== msw 3 on Node 22"
   # A copy of the project whose node_modules links every package to ours except msw, which links to a separate
@@ -60,9 +67,8 @@ if leg msw3 && [ "${MSW3:-1}" = "1" ]; then
   for entry in "$MODULES"/* "$MODULES"/.bin; do ln -sfn "$entry" "$TMP/proj/node_modules/$(basename "$entry")"; done
   ln -sfn "$TMP/msw3/node_modules/msw" "$TMP/proj/node_modules/msw"
   # The declaration build checks our types against msw 2's; this leg tests the runtime, so it builds JavaScript only.
-  sed -i 's/dts: true/dts: false/' "$TMP/proj/tsup.config.ts"
   echo "msw $(cd "$TMP/proj" && "$NODE22" -p "require('msw/package.json').version")"
-  (cd "$TMP/proj" && with_node "$NODE22" node_modules/tsup/dist/cli-default.js >/dev/null \
+  (cd "$TMP/proj" && BUILD_DECLARATIONS=0 with_node "$NODE22" node_modules/tsup/dist/cli-default.js >/dev/null \
     && EXPECT_MSW_MAJOR=3 CONSUMER_MSW=3 with_node "$NODE22" node_modules/vitest/vitest.mjs run "${FILES[@]}")
 fi
 echo "== matrix done in $(( $(date +%s) - start )) s"

@@ -1,11 +1,11 @@
 /**
  * The error catalogue of the API and the package's one error tree. A leaf: it imports nothing, so every layer may
- * throw these. Every error the package throws is a `SandboxError` with a stable `code` (README, "Errors").
+ * throw these. Every error the package throws is a `SandboxError` with a stable `code` (docs/reference/errors.md).
  */
 
 /**
  * The error catalogue: every code the sandbox answers with, its HTTP status and its default message.
- * The first six are the API document's (§7 Errors); the rest are sandbox decisions (README, "Assumptions").
+ * The first six are the API document's (§7 Errors); the rest are sandbox decisions (docs/reference/assumptions.md).
  */
 export const ERRORS = {
   missing_api_key: { status: 401, message: "No API key was provided. Send it as 'Authorization: Bearer ak_<key>'." },

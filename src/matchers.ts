@@ -1,6 +1,6 @@
 /**
  * `agent-work-sandbox/matchers`: `expect(sandbox).toHaveCleanAudit()` for Vitest and Jest, so that a consumer's suite
- * fails when its client breaks a rule of the integration audit (docs/audit.md). Nothing here imports the runner:
+ * fails when its client breaks a rule of the integration audit (docs/guides/explain-and-audit.md). Nothing here imports the runner:
  * register the matchers with the runner's own `expect.extend(auditMatchers)`.
  */
 import type { AuditFinding } from './audit/auditor.js';
@@ -16,7 +16,7 @@ export interface CleanAuditOptions {
   ignore?: AuditRuleName[];
 }
 
-/** The matcher's types, to add to the runner's (see the README). */
+/** The matcher's types, to add to the runner's (see docs/guides/explain-and-audit.md). */
 export interface AuditMatchers<R = unknown> {
   /** Passes when the audit has no finding at `severity` or worse (default: no `error` finding). */
   toHaveCleanAudit(options?: CleanAuditOptions): R;

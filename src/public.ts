@@ -55,7 +55,7 @@ export type { JournalEntry, RequestFilter } from './core/journal.js';
 export type { TraceStep, TraceStepName, TraceOutcome } from './core/trace.js';
 export type { AuditFinding } from './audit/auditor.js';
 export { AUDIT_RULES, type AuditRule, type AuditRuleName, type Severity } from './audit/catalog.js';
-export type { Clock, ClockMode } from './model/clock.js';
+export type { Clock, ClockMode, Duration } from './model/clock.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './webhooks/events.js';
 export type { WebhookCallback, WebhookRequest } from './webhooks/send.js';
 export type {

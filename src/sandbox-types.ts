@@ -137,7 +137,7 @@ export interface SandboxCore {
    */
   explain(requestId: string): JournalEntry['trace'] | undefined;
   /**
-   * The integration audit: client behaviour that will hurt in production (see docs/audit.md), errors first.
+   * The integration audit: client behaviour that will hurt in production (see docs/guides/explain-and-audit.md), errors first.
    * @example expect(sandbox.audit().filter((f) => f.severity === 'error')).toEqual([])
    */
   audit(filter?: { accountId?: string }): AuditFinding[];

@@ -1,5 +1,5 @@
-import { createClock } from './model/clock.js';
-import { fromSnapshot, stateFromFixtures, toSnapshot } from './model/state.js';
+import { createClock, type ClockMode } from './model/clock.js';
+import { fromSnapshot, stateFromFixtures, toSnapshot, type StateSnapshot } from './model/state.js';
 import { periodBounds } from './rules/period.js';
 import { dropBeyondRetention } from './rules/tasks.js';
 import { createSettleLoop } from './rules/settle-loop.js';
@@ -70,6 +70,15 @@ export function createSandboxCore(given: SandboxOptions = {}): SandboxCore {
 }
 
 /**
+ * Where a restored state's clock resumes: at its saved time, unless both clocks are real. A manual state on a real
+ * clock must not jump to today and grant every monthly credit in between; between two real clocks, the time that
+ * passed while stopped counts (undefined: the clock stays where it is).
+ */
+function resumedTime(mode: ClockMode, snapshot: StateSnapshot): number | undefined {
+  return (mode === 'manual' || snapshot.clock === 'manual') && Number.isFinite(snapshot.now) ? snapshot.now : undefined;
+}
+
+/**
  * The same, for options already checked: the CLI checks its flags itself, so its start builds no option schema (zod
  * stays unloaded until something needs it, see test/cli/cli-start.test.ts).
  */
@@ -127,14 +136,15 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
     },
     snapshot() {
       settle(engine);
-      return { ...toSnapshot(engine.state, engine.seed, clock.now()), webhooks: hooks.save() };
+      return { ...toSnapshot(engine.state, engine.seed, clock.now()), clock: clockMode, webhooks: hooks.save() };
     },
     restore(snapshot) {
       engine.state = fromSnapshot(snapshot);
       dropBeyondRetention(engine);
       if (Number.isSafeInteger(snapshot.seed)) engine.seed = snapshot.seed;
-      if (clockMode === 'manual' && Number.isFinite(snapshot.now)) clock.set(snapshot.now);
-      else settle(engine);
+      const at = resumedTime(clockMode, snapshot);
+      if (at === undefined) settle(engine);
+      else clock.set(at);
       if (snapshot.webhooks) hooks.load(snapshot.webhooks);
       settleLoop?.arm();
     },
@@ -143,7 +153,10 @@ export function createCheckedSandboxCore(options: SandboxOptions): SandboxCore {
       return server.listen(sandbox, { handlers: options.handlers, ...checkListenOptions(listenOptions) });
     },
     webhooks: hooks,
-    seed,
+    // A restored state brings its own seed.
+    get seed() {
+      return engine.seed;
+    },
     baseUrl: options.baseUrl,
     basePath,
   };

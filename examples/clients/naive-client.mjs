@@ -1,5 +1,5 @@
 // A naive client of the Agent Work Service API, the kind the sandbox's integration audit is for: it works on a good
-// day and hurts in production. Each shortcut is marked with the audit rule it breaks (docs/audit.md).
+// day and hurts in production. Each shortcut is marked with the audit rule it breaks (docs/guides/explain-and-audit.md).
 // Do not copy it: see reference-client.mjs.
 
 export class NaiveClient {

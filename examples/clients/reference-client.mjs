@@ -1,5 +1,5 @@
 // A reference client of the Agent Work Service API: it follows every rule of the sandbox's integration audit
-// (docs/audit.md). Plain fetch, no dependencies; copy what you need.
+// (docs/guides/explain-and-audit.md). Plain fetch, no dependencies; copy what you need.
 //
 //   const client = new ReferenceClient({ baseUrl: 'http://127.0.0.1:4010/api/v1', apiKey: process.env.AGENT_WORK_KEY })
 //   const task = await client.createTask({ agent_id, description: 'Summarise this.' })

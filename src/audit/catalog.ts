@@ -1,6 +1,6 @@
 /**
  * The integration audit's rules: what each one watches for, how bad it is, and what to change. Data only: the
- * auditor (`auditor.ts`) detects, this file says; docs/audit.md is written from it.
+ * auditor (`auditor.ts`) detects, this file says; docs/guides/explain-and-audit.md is written from it.
  */
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -4,6 +4,7 @@ import type { ClockMode } from '../model/clock.js';
 import { findScenario, SCENARIO_NAMES, type ScenarioName } from '../scenarios/catalog.js';
 import { webhookUrl as WEBHOOK_URL } from '../schemas.js';
 import ms, { type StringValue } from 'ms';
+import { closest, distance } from 'fastest-levenshtein';
 import { DEFAULT_STATE_SYNC_MS, type StateSync } from '../server/durable-state.js';
 
 const DEFAULT_PORT = 4747;
@@ -18,6 +19,8 @@ export interface CliConfig {
   scenarios: ScenarioName[];
   fixtures: string | undefined;
   state: string | undefined;
+  /** The flags given that a loaded `--state` file replaces (`--seed`, `--fixtures`), so the CLI can say which wins. */
+  replacedByState: string[];
   /** `--state-sync`: when the state file is written (see src/server/durable-state.ts). */
   stateSync: StateSync;
   handlers: string | undefined;
@@ -34,7 +37,7 @@ export interface CliConfig {
 export { UsageError };
 
 export const HELP = `Usage: agent-work-sandbox [options]
-       agent-work-sandbox fixtures export [--seed N]   print the default fixture set as JSON
+       agent-work-sandbox fixtures export [--fixtures SET] [--seed N]   print a fixture set as JSON
 
 A local sandbox of the Agent Work Service API (base URL http://HOST:PORT/api/v1).
 
@@ -74,12 +77,37 @@ function scenarioNames(values: string[]): ScenarioName[] {
   });
 }
 
-function int(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+/** A value and where it came from: `--port` or an environment variable, so that an error names what to change. */
+interface Given {
+  raw: string | undefined;
+  from: string;
+}
+
+/** The flag's value, else the first environment variable set, each with its name. */
+function given(
+  flag: string,
+  value: string | undefined,
+  env: Record<string, string | undefined>,
+  vars: string[],
+): Given {
+  if (value !== undefined) return { raw: value, from: `--${flag}` };
+  const name = vars.find((v) => env[v] !== undefined);
+  return { raw: name === undefined ? undefined : env[name], from: name ?? `--${flag}` };
+}
+
+function int({ raw, from }: Given, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const n = /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max)
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${raw}".`);
+    throw new UsageError(`${from} must be an integer from ${min} to ${max}; got "${raw}".`);
   return n;
+}
+
+/** ` Did you mean X?` when one of the candidates is close to what was typed, else nothing. */
+export function didYouMean(typed: string, candidates: readonly string[]): string {
+  if (candidates.length === 0) return '';
+  const best = closest(typed, [...candidates]);
+  return distance(typed, best) <= Math.max(2, Math.floor(best.length / 3)) ? ` Did you mean ${best}?` : '';
 }
 
 function stateSync(raw: string | undefined): StateSync {
@@ -99,70 +127,115 @@ function webhookUrl(raw: string): string {
   return checked.data;
 }
 
+const OPTIONS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  clock: { type: 'string' },
+  scenario: { type: 'string', multiple: true },
+  fixtures: { type: 'string' },
+  state: { type: 'string' },
+  'state-sync': { type: 'string' },
+  handlers: { type: 'string' },
+  'control-token': { type: 'string' },
+  'anonymous-rpm': { type: 'string' },
+  webhook: { type: 'string', multiple: true },
+  'task-retention': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  log: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+const FLAGS = Object.keys(OPTIONS).map((name) => `--${name}`);
+const COMMANDS = ['fixtures export'];
+
+/**
+ * `--seed -1` as `--seed=-1`: node's parser reads a value that starts with a dash as the next option, and then calls
+ * the flag "ambiguous".
+ */
+function joinNegativeValues(argv: string[]): string[] {
+  const takesValue = new Set(
+    Object.entries(OPTIONS).flatMap(([name, o]) =>
+      o.type === 'string' ? [`--${name}`, ...('short' in o ? [`-${o.short}`] : [])] : [],
+    ),
+  );
+  const out: string[] = [];
+  argv.forEach((arg, i) => {
+    const previous = argv[i - 1];
+    if (previous !== undefined && takesValue.has(previous) && /^-[0-9.]/.test(arg))
+      out.splice(-1, 1, `${previous}=${arg}`);
+    else out.push(arg);
+  });
+  return out;
+}
+
+/** node's parse errors, said for this CLI: the flag, what it takes, a suggestion. */
+function parseError(error: unknown): UsageError {
+  const { code, message } = error as { code?: string; message: string };
+  const option = /'(-[^' ]+)/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return new UsageError(`Unknown option ${option}.${didYouMean(option.split('=')[0] ?? option, FLAGS)}`);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /(--[a-z-]+)/.exec(message)?.[1] ?? option;
+    return new UsageError(/boolean|does not take/.test(message) ? `${flag} takes no value.` : `${flag} needs a value.`);
+  }
+  return new UsageError(message.split('. ')[0] ?? message);
+}
+
+function command(positionals: string[]): CliConfig['command'] {
+  if (positionals.length === 0) return 'serve';
+  const typed = positionals.join(' ');
+  if (typed === 'fixtures export') return 'fixtures-export';
+  if (positionals[0] === 'fixtures')
+    throw new UsageError(
+      positionals.length === 1
+        ? 'fixtures needs a subcommand: fixtures export [--fixtures SET] [--seed N] prints a fixture set as JSON.'
+        : `Unknown command "${typed}".${didYouMean(typed, COMMANDS)} The fixtures subcommand is: fixtures export.`,
+    );
+  throw new UsageError(`Unknown command "${typed}".${didYouMean(typed, COMMANDS)}`);
+}
+
 /** argv (without node and the script) and the environment → the configuration. Throws UsageError on bad input. */
 export function parseCli(argv: string[], env: Record<string, string | undefined> = {}): CliConfig {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        clock: { type: 'string' },
-        scenario: { type: 'string', multiple: true },
-        fixtures: { type: 'string' },
-        state: { type: 'string' },
-        'state-sync': { type: 'string' },
-        handlers: { type: 'string' },
-        'control-token': { type: 'string' },
-        'anonymous-rpm': { type: 'string' },
-        webhook: { type: 'string', multiple: true },
-        'task-retention': { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        log: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    parsed = parseArgs({ args: joinNegativeValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw parseError(error);
   }
   const { values: v, positionals } = parsed;
-  let command: CliConfig['command'] = 'serve';
-  if (v.help) command = 'help';
-  else if (v.version) command = 'version';
-  else if (positionals.length > 0) {
-    if (positionals[0] === 'fixtures' && positionals[1] === 'export' && positionals.length === 2)
-      command = 'fixtures-export';
-    else throw new UsageError(`Unknown command "${positionals.join(' ')}".`);
-  }
+  const command_ = v.help ? 'help' : v.version ? 'version' : command(positionals);
   const clock = v.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual') throw new UsageError(`--clock must be real or manual; got "${clock}".`);
   const log = v.log ?? 'text';
   if (log !== 'text' && log !== 'json') throw new UsageError(`--log must be text or json; got "${log}".`);
   return {
-    command,
+    command: command_,
     // The flag, then our variable, then the PORT convention of hosting platforms.
-    port: int('port', v.port ?? env[`${ENV_PREFIX}PORT`] ?? env.PORT, DEFAULT_PORT, 0, 65535),
+    port: int(given('port', v.port, env, [`${ENV_PREFIX}PORT`, 'PORT']), DEFAULT_PORT, 0, 65535),
     host: v.host ?? env[`${ENV_PREFIX}HOST`] ?? '127.0.0.1',
-    seed: int('seed', v.seed ?? env[`${ENV_PREFIX}SEED`], 1, -(2 ** 31), 2 ** 31 - 1),
+    seed: int(given('seed', v.seed, env, [`${ENV_PREFIX}SEED`]), 1, -(2 ** 31), 2 ** 31 - 1),
     clock,
     scenarios: scenarioNames(v.scenario ?? []),
     fixtures: v.fixtures,
     state: v.state,
+    replacedByState: [
+      ...(v.seed !== undefined || env[`${ENV_PREFIX}SEED`] !== undefined ? ['--seed'] : []),
+      ...(v.fixtures !== undefined ? ['--fixtures'] : []),
+    ],
     stateSync: stateSync(v['state-sync']),
     handlers: v.handlers,
     controlToken: v['control-token'],
     anonymousRpm:
-      v['anonymous-rpm'] === undefined ? undefined : int('anonymous-rpm', v['anonymous-rpm'], 60, 1, 1_000_000),
+      v['anonymous-rpm'] === undefined
+        ? undefined
+        : int({ raw: v['anonymous-rpm'], from: '--anonymous-rpm' }, 60, 1, 1_000_000),
     webhooks: (v.webhook ?? []).map(webhookUrl),
     taskRetention:
       v['task-retention'] === undefined
         ? undefined
-        : int('task-retention', v['task-retention'], 10_000, 0, 1_000_000_000),
+        : int({ raw: v['task-retention'], from: '--task-retention' }, 10_000, 0, 1_000_000_000),
     quiet: v.quiet ?? false,
     log,
   };

@@ -9,6 +9,6 @@ export function auditSummary(sandbox: Pick<SandboxCore, 'audit'>): string {
   const findings = sandbox.audit();
   if (findings.length === 0) return '';
   const errors = findings.filter((f) => f.severity === 'error').length;
-  const head = `agent-work-sandbox: integration audit: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}); GET /__sandbox/audit for details, docs/audit.md for the rules.\n`;
+  const head = `agent-work-sandbox: integration audit: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}); GET /__sandbox/audit for details, docs/guides/explain-and-audit.md for the rules.\n`;
   return head + findings.map((f) => `  - ${describeFinding(f)}\n`).join('');
 }

@@ -68,7 +68,7 @@ export function banner(sandbox: Sandbox, info: BannerInfo): string {
   const magic = live.filter((k) => k.scenarios.length > 0);
   for (const k of keys) lines.push(`    ${k.label.padEnd(16)} ${k.key}  ${k.accountId}`);
   if (magic.length > 0) {
-    lines.push('', '  Magic keys (every request with one runs under its scenario; see docs/scenarios.md)');
+    lines.push('', '  Magic keys (every request with one runs under its scenario; see docs/guides/scenarios.md)');
     const width = Math.max(...magic.map((k) => k.key.length));
     for (const k of magic)
       lines.push(`    ${k.key.padEnd(width)}  ${k.scenarios.join(' + ').padEnd(15)} ${magicOutcome(k.scenarios)}`);

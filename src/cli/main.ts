@@ -5,9 +5,8 @@ import type { RequestHandler } from 'msw';
 import { version } from '../../package.json';
 import { createCheckedSandboxCore as createSandbox } from '../sandbox.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
-import { generateDefaultFixtures } from '../model/default-fixtures.js';
-import { parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
-import { isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js';
+import { FixtureError, parseFixtureSet, type FixtureSet } from '../model/fixture-schema.js';
+import { bundledFixtureSet, FIXTURE_SET_NAMES, isFixtureSetName, type FixtureSetName } from '../model/fixture-sets.js';
 import { listen, isLoopback, type SandboxServer } from '../server/listen.js';
 import {
   assertStateWritable,
@@ -20,7 +19,7 @@ import {
 import { SnapshotError, type StateSnapshot } from '../model/state.js';
 import { createStateSaver } from '../server/durable-state.js';
 import { StartError } from '../errors.js';
-import { HELP, parseCli, UsageError } from './args.js';
+import { didYouMean, HELP, parseCli, UsageError, type CliConfig } from './args.js';
 import { banner } from './banner.js';
 import { readyLine } from './ready-line.js';
 import { attachRequestLog } from './request-log.js';
@@ -43,17 +42,29 @@ export interface CliRun {
   stop(): Promise<void>;
 }
 
-/** `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. */
+/**
+ * `--fixtures NAME|FILE`: a bundled set's name, or a JSON file validated here so that errors name the file. A file
+ * that is not a valid fixture set is a usage error (exit 2), like a file that is not JSON.
+ */
 function fixturesOption(value: string): FixtureSetName | FixtureSet {
-  return isFixtureSetName(value) ? value : parseFixtureSet(readFixtures(value), value);
+  if (isFixtureSetName(value)) return value;
+  try {
+    return parseFixtureSet(readFixtures(value), value);
+  } catch (error) {
+    throw error instanceof FixtureError ? new UsageError(error.message) : error;
+  }
 }
 
-/** Reads a fixture file (JSON); errors name the file. */
+/** Reads a fixture file (JSON); errors name the file, and a name that is no file lists the bundled sets. */
 function readFixtures(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UsageError(
+        `--fixtures: "${path}" is neither a bundled set (${FIXTURE_SET_NAMES.join(', ')}) nor a file.${didYouMean(path, FIXTURE_SET_NAMES)}`,
+      );
     throw new UsageError(`Cannot read the fixture file ${path}: ${(error as Error).message}`);
   }
   try {
@@ -92,7 +103,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
         ? HELP
         : config.command === 'version'
           ? `${version}\n`
-          : `${JSON.stringify(generateDefaultFixtures(config.seed), null, 2)}\n`,
+          : `${JSON.stringify(exportedFixtures(config.fixtures ?? 'default', config.seed), null, 2)}\n`,
     );
     return undefined;
   }
@@ -109,7 +120,12 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
     webhooks: { endpoints: config.webhooks.map((url) => ({ url })) },
     taskRetention: config.taskRetention,
   });
-  if (config.state && restoreStateFile(sandbox, config.state)) releaseLoadMemory();
+  const restored = config.state ? restoreStateFile(sandbox, config.state) : undefined;
+  if (restored) releaseLoadMemory();
+  if (restored && config.replacedByState.length > 0)
+    io.stderr(
+      `agent-work-sandbox: ${config.state} holds a saved state (seed ${restored.seed}): it wins over ${config.replacedByState.join(' and ')}.\n`,
+    );
   // Durable --state: saved as --state-sync says (by default within a second of a change), and at exit.
   const saver = config.state
     ? createStateSaver(
@@ -128,23 +144,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   }).catch((error: unknown) => {
     throw startError(error, config.host, config.port);
   });
-  const human = config.quiet
-    ? `${server.url}${sandbox.basePath}\n`
-    : banner(sandbox, {
-        version,
-        url: server.url,
-        seed: config.seed,
-        clock: config.clock,
-        scenarios: config.scenarios,
-        controlToken: server.controlToken,
-        exposed: !isLoopback(config.host),
-        stateFile: config.state,
-      });
-  if (config.log === 'json') {
-    // stdout is for programs: the ready line first, nothing before it; the banner goes to the terminal's stderr.
-    io.stdout(readyLine(sandbox, { version, url: server.url, port: server.port, controlToken: server.controlToken }));
-    if (!config.quiet) io.stderr(human);
-  } else io.stdout(human);
+  printStart(io, config, sandbox, server, restored?.seed ?? config.seed);
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
   let stopped: Promise<void> | undefined;
   return {
@@ -161,18 +161,45 @@ export async function main(argv: string[], io: CliIo): Promise<CliRun | undefine
   };
 }
 
+/** The start on stdout: the banner (or the base URL alone with --quiet); with --log json, the ready line first. */
+function printStart(io: CliIo, config: CliConfig, sandbox: Sandbox, server: SandboxServer, seed: number): void {
+  const human = config.quiet
+    ? `${server.url}${sandbox.basePath}\n`
+    : banner(sandbox, {
+        version,
+        url: server.url,
+        seed,
+        clock: config.clock,
+        scenarios: config.scenarios,
+        controlToken: server.controlToken,
+        exposed: !isLoopback(config.host),
+        stateFile: config.state,
+      });
+  if (config.log === 'json') {
+    // stdout is for programs: the ready line first, nothing before it; the banner goes to the terminal's stderr.
+    io.stdout(readyLine(sandbox, { version, url: server.url, port: server.port, controlToken: server.controlToken }));
+    if (!config.quiet) io.stderr(human);
+  } else io.stdout(human);
+}
+
+/** `fixtures export`: the set `--fixtures` names (a bundled set, drawn with --seed for `default`, or a file), checked. */
+function exportedFixtures(value: string, seed: number): FixtureSet {
+  const set = fixturesOption(value);
+  return typeof set === 'string' ? bundledFixtureSet(set, seed) : set;
+}
+
 /**
  * `--state FILE` at start: writable (fail now, not at exit after a session's work), and loaded when it exists (then
- * true).
+ * its seed, which the banner shows).
  */
-function restoreStateFile(sandbox: Sandbox, path: string): boolean {
+function restoreStateFile(sandbox: Sandbox, path: string): { seed: number } | undefined {
   assertStateWritable(path);
   removeStaleTempFiles(path);
   const saved = loadStateFile(path);
-  if (saved === undefined) return false;
+  if (saved === undefined) return undefined;
   try {
     sandbox.restore(saved as StateSnapshot); // checked by restore(): a SnapshotError names what is wrong
-    return true;
+    return { seed: sandbox.seed };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     throw new StateFileError(

@@ -4,7 +4,7 @@ import type { Bucket } from '../model/types.js';
 import type { Effects } from '../rules/effects.js';
 import { ApiError } from '../rules/errors.js';
 import { retryAfterSeconds, WINDOW_MS, type RateState } from '../rules/rate-limit.js';
-import { findScenario } from '../scenarios/catalog.js';
+import { findScenario, SCENARIO_NAMES } from '../scenarios/catalog.js';
 
 /** Past this many anonymous clients, buckets whose window has ended are swept, so the map stays bounded. */
 export const MAX_ANONYMOUS_BUCKETS = 10_000;
@@ -39,7 +39,10 @@ export function scenarioHeader(value: string | undefined): readonly string[] {
     .filter(Boolean);
   for (const name of names) {
     if (!findScenario(name))
-      throw new ApiError('invalid_request', `Invalid header 'X-Sandbox-Scenario': unknown scenario '${name}'.`);
+      throw new ApiError(
+        'invalid_request',
+        `Invalid header 'X-Sandbox-Scenario': unknown scenario '${name}'. Known scenarios: ${SCENARIO_NAMES.join(', ')}.`,
+      );
   }
   return names;
 }

@@ -30,7 +30,7 @@ interface Identity {
 const NO_NAMES: string[] = [];
 
 /**
- * The request core: a plain request in, a plain response out. Runs the checks in the order of README.md, "Errors"
+ * The request core: a plain request in, a plain response out. Runs the checks in the order of docs/reference/errors.md
  * (key → rate → route → scope → body → resource → money and tokens), then the route; every answer, error or not,
  * leaves through `finish`, which sets the rate-limit headers.
  */

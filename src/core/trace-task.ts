@@ -9,7 +9,7 @@ import { addStep, type RawTrace } from './trace.js';
 
 /**
  * The money and token checks of task creation, for the trace, in the order `createTask` makes them (money first, then
- * tokens: README.md, "Errors", the order of the checks). After a success the figures before the commit are read back from the task; after a 402 or a
+ * tokens: docs/reference/errors.md, the order of the checks). After a success the figures before the commit are read back from the task; after a 402 or a
  * 429 nothing was committed, so the estimate is worked out again from the same rules (only on that path).
  */
 export function traceTaskChecks(

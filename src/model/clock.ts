@@ -3,13 +3,45 @@ import ms from 'ms';
 
 export type ClockMode = 'real' | 'manual';
 
+type DurationUnit =
+  | 'ms'
+  | 's'
+  | 'sec'
+  | 'secs'
+  | 'second'
+  | 'seconds'
+  | 'm'
+  | 'min'
+  | 'mins'
+  | 'minute'
+  | 'minutes'
+  | 'h'
+  | 'hr'
+  | 'hrs'
+  | 'hour'
+  | 'hours'
+  | 'd'
+  | 'day'
+  | 'days'
+  | 'w'
+  | 'week'
+  | 'weeks'
+  | 'y'
+  | 'yr'
+  | 'yrs'
+  | 'year'
+  | 'years';
+
+/** A duration as `clock.advance` reads it: `'90s'`, `'5m'`, `'1.5h'`, `'2 days'`; a typo such as `'soon'` does not compile. */
+export type Duration = `${number}${DurationUnit}` | `${number} ${DurationUnit}` | `${number}`;
+
 /** The sandbox clock: rate windows, task progress, billing periods and `X-RateLimit-Reset` read it. */
 export interface Clock {
   readonly mode: ClockMode;
   /** Current time, epoch milliseconds. */
   now(): number;
-  /** Moves the clock forward by milliseconds or a duration string (`'90s'`, `'5m'`, `'1h'`); returns the new time. */
-  advance(by: number | string): number;
+  /** Moves the clock forward by milliseconds or a duration (`'90s'`, `'5m'`, `'1h'`); returns the new time. */
+  advance(by: number | Duration): number;
   /** Sets the clock (manual) or its offset from real time (real); returns the new time. */
   set(to: Date | string | number): number;
 }
@@ -17,7 +49,8 @@ export interface Clock {
 /** Where a manual clock starts unless told otherwise. */
 const MANUAL_CLOCK_START = Date.parse('2026-01-01T00:00:00.000Z');
 
-function parseDuration(by: number | string): number {
+/** Milliseconds of a duration given as data (a control-API body): a ClockError when it is not one. */
+export function parseDuration(by: number | string): number {
   const value = typeof by === 'number' ? by : (ms as (s: string) => number | undefined)(by.trim());
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new ClockError(

@@ -137,6 +137,7 @@ export const snapshotRestSchema = lazy(() => {
   return z.looseObject({
     seed: int.optional(),
     now: time.optional(),
+    clock: z.enum(['real', 'manual']).optional(),
     accounts: z.array(account),
     keys: z.array(key),
     agents: z.array(agent),

@@ -164,6 +164,8 @@ export interface StateSnapshot {
   version: 1;
   seed: number;
   now: number;
+  /** The clock the state was saved under: a manual one resumes at `now` on any clock (older snapshots have none). */
+  clock?: 'real' | 'manual';
   accounts: Account[];
   keys: ApiKey[];
   agents: Agent[];

@@ -9,7 +9,7 @@ const MAX_DESCRIPTION_CHARS = 100_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * The body of POST /ext/tasks (docs/tasks-and-billing.md). `model` is a sandbox extension; unknown fields are ignored.
+ * The body of POST /ext/tasks (docs/guides/tasks-and-billing.md). `model` is a sandbox extension; unknown fields are ignored.
  * This schema is the one place the rule is written: validation uses it, and so can a generated API description.
  * Built on the first POST (the CLI's start loads no zod); the library exports it built, as `TaskBodySchema`.
  */

@@ -61,7 +61,7 @@ export function createTask(
 
   const bucket = currentWindow(state.buckets.get(account.id), now);
   const left = tokensLeft(bucket, effects.tpm);
-  // Money first, then tokens (README.md, "Errors"); both before any change.
+  // Money first, then tokens (docs/reference/errors.md); both before any change.
   assertAffordable(hold, effects.spendableNano ?? availableNano(account));
   if (estimatedTokens > left) {
     throw new ApiError(

@@ -79,6 +79,7 @@ export function keysApi(engine: Engine, seed: number): SandboxCore['keys'] {
       k.revoked = true;
     },
     list(accountId) {
+      if (accountId !== undefined) accountOf(engine, accountId); // an unknown account is an error, not an empty list
       const active = engine.scenarios.all();
       return [...engine.state.keysById.values()]
         .filter((k) => accountId === undefined || k.accountId === accountId)
@@ -154,6 +155,7 @@ export function tasksApi(engine: Engine): SandboxCore['tasks'] {
     },
     list: (accountId) => {
       settle(engine);
+      if (accountId !== undefined) accountOf(engine, accountId); // an unknown account is an error, not an empty list
       return [...engine.state.tasks.values()]
         .filter((t) => accountId === undefined || t.accountId === accountId)
         .map(taskView);

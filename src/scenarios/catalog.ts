@@ -25,7 +25,7 @@ const scenario = <const Name extends string>(
   effects: Scenario['effects'],
 ): Scenario<Name> => ({ name, description, reaches: name.startsWith('webhook-') ? 'webhooks' : 'api', effects });
 
-/** The catalogue of scenarios, docs/scenarios.md (a tuple, so that `ScenarioName` is the union of its names). */
+/** The catalogue of scenarios, docs/guides/scenarios.md (a tuple, so that `ScenarioName` is the union of its names). */
 export const SCENARIOS = [
   scenario(
     'out-of-credits',

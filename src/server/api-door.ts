@@ -164,6 +164,9 @@ function encoded(body: string): { bytes: Buffer | string; length: string } {
   return kept;
 }
 
+/** Responses the door reset on purpose (`network-error`): the request log tells them from a client that went away. */
+export const networkErrors = new WeakSet<ServerResponse>();
+
 /**
  * Writes an answer with one `writeHead` of a flat header list (`leading` first, e.g. the CORS headers, then the
  * core's, then `Content-Length`): node then skips its per-header bookkeeping (`setHeader` keeps a map per response).
@@ -178,6 +181,7 @@ function write(
   if (res.destroyed) return;
   if (out.networkError) {
     // A TCP reset (node ≥ 16.17), the way a failing network looks to the client.
+    networkErrors.add(res);
     req.socket.resetAndDestroy();
     return;
   }

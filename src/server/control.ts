@@ -4,6 +4,7 @@ import { JSON_CONTENT_TYPE } from '../core/handle.js';
 import { iso } from '../core/iso.js';
 import type { SandboxCore as Sandbox } from '../sandbox-types.js';
 import type { StateSnapshot } from '../model/state.js';
+import { parseDuration } from '../model/clock.js';
 import { createOpenApiDocument } from '../core/openapi.js';
 import { createControlOpenApiDocument } from './control-openapi.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
@@ -17,7 +18,7 @@ import { controlErrorHandler, sendError } from './control-errors.js';
 import { snakeCaseAnswers, toCamelCase } from './wire-case.js';
 
 /**
- * The control API (README.md, "The control API") under `/__sandbox`: no API key, no rate limit, not counted in usage.
+ * The control API (docs/reference/control-api.md) under `/__sandbox`: no API key, no rate limit, not counted in usage.
  */
 export function createControlRouter(sandbox: Sandbox, controlToken: string | undefined): express.Router {
   const router = express.Router();
@@ -37,7 +38,7 @@ export function createControlRouter(sandbox: Sandbox, controlToken: string | und
   router.use(createRecordsRouter(sandbox));
   router.post('/clock', (req, res) => {
     const b = body(controlBodies.clock, req);
-    if ('advance' in b) sandbox.clock.advance(b.advance);
+    if ('advance' in b) sandbox.clock.advance(parseDuration(b.advance));
     else if ('set' in b) sandbox.clock.set(b.set);
     res.json({ now: iso(sandbox.clock.now()), mode: sandbox.clock.mode });
   });

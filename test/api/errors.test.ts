@@ -1,5 +1,5 @@
 /**
- * One error tree (README, "Errors"): every error the package throws derives from SandboxError, is exported, and
+ * One error tree (docs/reference/errors.md): every error the package throws derives from SandboxError, is exported, and
  * carries a stable `code`; the control API answers each with the error shape.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -88,6 +88,7 @@ describe('one error tree', () => {
       }
       throw new Error('did not throw');
     };
+    // @ts-expect-error not a duration on purpose (the type refuses it): checked at run time too
     expect(caught(() => sandbox.clock.advance('soon'))).toMatchObject({ name: 'ClockError', code: 'invalid_clock' });
     // @ts-expect-error an unknown scenario on purpose: checked at run time
     expect(caught(() => sandbox.useScenario('nope'))).toBeInstanceOf(ScenarioError);
@@ -100,7 +101,9 @@ describe('one error tree', () => {
       code: 'not_found',
     });
     expect(caught(() => parseCli(['--clock', 'sideways'], {}))).toBeInstanceOf(UsageError);
-    for (const error of [caught(() => sandbox.clock.advance('soon')), caught(() => parseCli(['--port', 'x'], {}))])
+    // @ts-expect-error not a duration on purpose: checked at run time
+    const badDuration = caught(() => sandbox.clock.advance('soon'));
+    for (const error of [badDuration, caught(() => parseCli(['--port', 'x'], {}))])
       expect(error).toBeInstanceOf(SandboxError);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The public types (README, "Types"): checked by the compiler (`npm test` runs `tsc --noEmit` first); a wrong type here
+ * The public types (docs/reference/library-api.md, "Types and casing"): checked by the compiler (`npm test` runs `tsc --noEmit` first); a wrong type here
  * fails the build, not the run. Response types come from the schemas the OpenAPI document is generated from.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';

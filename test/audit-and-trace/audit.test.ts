@@ -281,8 +281,8 @@ describe('audit', () => {
     }
   });
 
-  it('docs/audit.md shows every rule of the catalogue with its severity, description and fix', () => {
-    const doc = readFileSync(new URL('../../docs/audit.md', import.meta.url), 'utf8');
+  it('docs/guides/explain-and-audit.md shows every rule of the catalogue with its severity, description and fix', () => {
+    const doc = readFileSync(new URL('../../docs/guides/explain-and-audit.md', import.meta.url), 'utf8');
     for (const r of AUDIT_RULES)
       expect(doc).toContain(`| \`${r.rule}\` | ${r.severity} | ${r.description} | ${r.fix} |`);
   });

@@ -27,7 +27,7 @@ describe('CLI exit summary', () => {
       await fetch(`${base}/ext/usage`, { headers: { Authorization: 'Bearer ak_wrong_key_00000000000000000' } });
     });
     expect(stderr).toBe(
-      'agent-work-sandbox: integration audit: 2 findings (1 error); GET /__sandbox/audit for details, docs/audit.md for the rules.\n' +
+      'agent-work-sandbox: integration audit: 2 findings (1 error); GET /__sandbox/audit for details, docs/guides/explain-and-audit.md for the rules.\n' +
         '  - error key-in-url ×1 (acc_demo) at req_000001: Send the key only in the Authorization header ("Authorization: Bearer <key>"), never in the URL; rotate any key that was sent this way.\n' +
         '  - warning repeated-invalid-key ×1 at req_000003: Treat 401 as final: stop, report the key as invalid or revoked and ask for a new one; retrying does not help.\n',
     );

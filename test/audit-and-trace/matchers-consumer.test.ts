@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../support/built.js';
 
-const PACKAGES = ['msw@~2.15.0', 'vitest@~4.1.12', 'jest@^30'];
+const PACKAGES = ['msw@~2.15.0', 'vitest@~4.1.12', 'jest@^30', '@babel/plugin-transform-modules-commonjs@^7'];
 const env = {
   ...process.env,
   NODE_OPTIONS: '',

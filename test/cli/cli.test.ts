@@ -197,7 +197,7 @@ describe('the executable', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     const lines = stderr.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^agent-work-sandbox: Unknown option '--bogus'/);
+    expect(lines[0]).toMatch(/^agent-work-sandbox: Unknown option --bogus\./);
     expect(lines.length).toBeLessThanOrEqual(2);
     expect(stderr).not.toMatch(/^\s+at /m);
   });
@@ -238,7 +238,7 @@ describe('the executable', () => {
   });
 });
 
-describe('the request log, PORT, exit codes (issue 13)', () => {
+describe('the request log, PORT, exit codes', () => {
   it('PORT is honoured when no flag and no AGENT_WORK_SANDBOX_PORT is given; the flag wins', async () => {
     const { port, server } = await occupiedPort();
     server.close();
@@ -285,6 +285,27 @@ describe('the request log, PORT, exit codes (issue 13)', () => {
     await (await fetch(`${quiet.result!.server.url}/api/v1/ext/agents`)).text();
     await new Promise((r) => setImmediate(r));
     expect(quiet.stdout).toBe(`${quiet.result!.server.url}/api/v1\n`);
+  });
+
+  it('the request log tells the truth: a reset connection is 0 network_error, and control paths keep /__sandbox', async () => {
+    const text = await run(['--port', '0']);
+    const key = text.result!.sandbox.keys.list('acc_demo')[0]!.key;
+    const origin = text.result!.server.url;
+    const reset = await fetch(`${origin}/api/v1/ext/agents`, {
+      headers: { Authorization: `Bearer ${key}`, 'X-Sandbox-Scenario': 'network-error' },
+    }).catch((e: Error) => e);
+    expect(reset).toBeInstanceOf(Error);
+    await expect.poll(() => text.stdout).toMatch(/ GET \/api\/v1\/ext\/agents 0 network_error [\d.]+ ms/);
+    await (await fetch(`${origin}/__sandbox/accounts`)).text();
+    await expect.poll(() => text.stdout).toMatch(/ GET \/__sandbox\/accounts 200 [\d.]+ ms\n$/);
+    expect(text.stdout).not.toMatch(/ GET \/accounts /);
+
+    const json = await run(['--port', '0', '--log', 'json']);
+    await fetch(`${json.result!.server.url}/api/v1/ext/usage`, {
+      headers: { Authorization: `Bearer ${key}`, 'X-Sandbox-Scenario': 'network-error' },
+    }).catch(() => undefined);
+    await expect.poll(() => json.stdout).toMatch(/\}\n$/);
+    expect(JSON.parse(json.stdout.trimEnd().split('\n').at(-1)!)).toMatchObject({ status: 0, error: 'network_error' });
   });
 
   it('rejects --log with another format', async () => {

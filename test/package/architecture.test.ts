@@ -48,7 +48,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   fetch: ['http', 'sandbox-types', 'sandbox', 'public'],
   browser: ['index'],
   // The option type from where it is declared (through index.ts, Rollup's declaration build warns of a chunk cycle).
-  vitest: ['index', 'sandbox-types'],
+  testing: ['index', 'sandbox-types'],
   matchers: ['audit'],
   server: ['errors', 'model', 'rules', 'scenarios', 'core', 'schemas', 'audit', 'webhooks', 'http', 'sandbox-types'],
   cli: [

@@ -17,18 +17,18 @@ const run = promisify(execFile);
 const INSTALL_MS = 300_000;
 const SUITE_MS = 120_000;
 
-// The versions a consumer would pick (STACK.md); no babel package: the preset brings what Jest needs.
+// The versions a consumer would pick (STACK.md), and the Jest preset's optional peer (Jest brings @babel/core).
 const MSW = process.env.CONSUMER_MSW === '3' ? 'msw@^3' : 'msw@~2.15.0';
 function nodeAtLeast(major: number, minor: number): boolean {
   const [a = 0, b = 0] = process.versions.node.split('.').map(Number);
   return a > major || (a === major && b >= minor);
 }
-const DEV_DEPENDENCIES = [MSW, 'vitest@~4.1.12', 'jest@^30', 'axios@^1'];
+const DEV_DEPENDENCIES = [MSW, 'vitest@~4.1.12', 'jest@^30', 'axios@^1', '@babel/plugin-transform-modules-commonjs@^7'];
 
 let dir = '';
 let installWarnings = '';
 
-async function sh(cmd: string, args: string[], cwd: string, timeout: number) {
+async function sh(cmd: string, args: string[], cwd: string, timeout: number, nodeOptions = '') {
   try {
     return await run(cmd, args, {
       cwd,
@@ -36,7 +36,7 @@ async function sh(cmd: string, args: string[], cwd: string, timeout: number) {
       maxBuffer: 32 * 1024 * 1024,
       env: {
         ...process.env,
-        NODE_OPTIONS: '',
+        NODE_OPTIONS: nodeOptions,
         CI: '1',
         NO_COLOR: '1',
         FORCE_COLOR: '0',
@@ -91,19 +91,31 @@ describe.skipIf(SKIP)('consumer project (packed tarball)', () => {
     SUITE_MS,
   );
 
-  // msw 3's @mswjs/interceptors (0.45) is a "type": "module" package: Jest's CommonJS runtime refuses to require() its
-  // files whatever the transform, until Node 24.9 lets Jest use require(esm). With msw 3 the Jest case needs that Node.
-  it.skipIf(MSW.startsWith('msw@^3') && !nodeAtLeast(24, 9))(
-    'the Jest suite (CommonJS, require) passes',
+  // msw 3 is ESM-only: under Jest it runs in Jest's native ESM mode (--experimental-vm-modules), on Node 24 or later,
+  // where the preset leaves ES modules alone. Elsewhere the preset stops Jest with one line that says what to do.
+  const MSW3 = MSW.startsWith('msw@^3');
+  const JEST_RUNS = !MSW3 || nodeAtLeast(24, 0);
+  const jest = (nodeOptions: string) =>
+    sh('npx', ['jest', '--config', 'jest/jest.config.cjs', '--rootDir', '.', '--ci'], dir, SUITE_MS, nodeOptions);
+
+  it.runIf(JEST_RUNS)(
+    `the Jest suite (CommonJS, require) passes${MSW3 ? ' (Node 24, --experimental-vm-modules)' : ''}`,
     async () => {
-      const { stderr } = await sh(
-        'npx',
-        ['jest', '--config', 'jest/jest.config.cjs', '--rootDir', '.', '--ci'],
-        dir,
-        SUITE_MS,
-      );
+      const { stderr } = await jest(MSW3 ? '--experimental-vm-modules' : '');
       expect(stderr).toMatch(/Tests:\s+7 passed, 7 total/);
-      expect(stderr).toContain(`an unmocked request fails the test (msw ${MSW.startsWith('msw@^3') ? '3.' : '2.'}`);
+      expect(stderr).toContain(`an unmocked request fails the test (msw ${MSW3 ? '3.' : '2.'}`);
+    },
+    SUITE_MS,
+  );
+
+  it.runIf(!JEST_RUNS)(
+    'with msw 3 where Jest cannot load it, the preset stops Jest with one line saying what to do',
+    async () => {
+      const error = (await jest('--experimental-vm-modules').catch((e: Error) => e)) as Error;
+      expect(error).toBeInstanceOf(Error);
+      expect(error.message).toMatch(
+        /agent-work-sandbox\/jest-preset: msw 3 is ESM-only and runs under Jest only on Node 24 or later with NODE_OPTIONS=--experimental-vm-modules/,
+      );
     },
     SUITE_MS,
   );

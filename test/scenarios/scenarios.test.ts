@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { generateDefaultFixtures, magicKey, MAGIC_KEY_SCENARIOS } from '../../src/model/default-fixtures.js';
 import { ERRORS, type ErrorCode } from '../../src/rules/errors.js';
-import { API_SCENARIO_NAMES } from '../../src/scenarios/catalog.js';
+import { API_SCENARIO_NAMES, SCENARIO_NAMES } from '../../src/scenarios/catalog.js';
 import type { SandboxCore, SandboxOptions } from '../../src/sandbox-types.js';
 import { inProcess, keyOf, makeCall, overSocket, type Answer, type Call } from '../support/doors.js';
 
@@ -315,6 +315,30 @@ describe.each(API_SCENARIO_NAMES)('%s', (name) => {
       await c.on(t);
     } finally {
       await run?.stop();
+    }
+  });
+});
+
+describe('X-Sandbox-Scenario with an unknown name', () => {
+  it.each([
+    ['in-process', inProcess],
+    ['socket', overSocket],
+  ] as const)('is a 400 invalid_request whose message lists the known names (%s)', async (_transport, openDoor) => {
+    const door = await openDoor();
+    try {
+      const answer = await door.call('GET', '/ext/agents', {
+        key: keyOf(door.sandbox),
+        headers: { 'X-Sandbox-Scenario': 'bogus' },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({
+        error: {
+          code: 'invalid_request',
+          message: expect.stringContaining(`unknown scenario 'bogus'. Known scenarios: ${SCENARIO_NAMES.join(', ')}.`),
+        },
+      });
+    } finally {
+      await door.close();
     }
   });
 });

@@ -18,7 +18,7 @@ const OUTPUTS = [
   'fetch.cjs',
   'browser.js',
   'server.js',
-  'vitest.js',
+  'testing.js',
 ].map((f) => join(ROOT, 'dist', f));
 
 /** Runs `npx tsup` when any output of the build is missing. */

@@ -4,7 +4,7 @@
  */
 import { setupServer } from 'msw/node';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
-import { unhandledOption } from '../../src/vitest.js';
+import { unhandledOption } from '../../src/testing.js';
 
 interface CallOptions {
   /** Sent as `Authorization: Bearer <key>` unless `headers.Authorization` is given. */

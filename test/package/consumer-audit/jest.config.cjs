@@ -1,4 +1,4 @@
-// The whole Jest setup a consumer needs (README "Jest"): the package's preset.
+// The whole Jest setup a consumer needs (README and docs/guides/testing.md, "Jest"): the package's preset.
 module.exports = {
   preset: 'agent-work-sandbox',
   testMatch: ['**/audit.jest.test.cjs'],

@@ -1,7 +1,7 @@
 // A consumer's Jest suite (CommonJS, `require`), run from the packed tarball by test/consumer.test.ts.
 const axios = require('axios');
 const { ERRORS, SCENARIO_NAMES } = require('agent-work-sandbox');
-const { setupSandbox } = require('agent-work-sandbox/vitest');
+const { setupSandbox } = require('agent-work-sandbox/testing');
 const { version: mswVersion } = require('msw/package.json');
 const { withRealServer } = require('../unmocked.cjs');
 

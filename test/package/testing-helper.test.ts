@@ -1,9 +1,9 @@
-/** agent-work-sandbox/vitest: setupSandbox wires listen / reset / close into the runner's hooks. */
+/** agent-work-sandbox/testing (alias agent-work-sandbox/vitest): setupSandbox wires listen / reset / close into the runner's hooks. */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MSW_MAJOR, setupSandbox, unhandledOption } from '../../src/vitest.js';
+import { MSW_MAJOR, setupSandbox, unhandledOption } from '../../src/testing.js';
 
 const { sandbox, server } = setupSandbox({
   clock: 'manual',

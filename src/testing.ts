@@ -1,5 +1,5 @@
 /**
- * `agent-work-sandbox/vitest`: one call that gives a test file a sandbox served by msw's `setupServer`, with
+ * `agent-work-sandbox/testing` (also at its first name, `agent-work-sandbox/vitest`): one call that gives a test file a sandbox served by msw's `setupServer`, with
  * listen / reset / close wired into the runner's hooks. Works with Vitest and Jest: the hooks come from the
  * runner's globals or are passed in; nothing here imports the runner.
  */
@@ -44,11 +44,11 @@ export interface SandboxHarness {
  * `server.close()`. Call it at the top of a test file.
  * @example
  * import { beforeAll, afterEach, afterAll } from 'vitest'
- * import { setupSandbox } from 'agent-work-sandbox/vitest'
+ * import { setupSandbox } from 'agent-work-sandbox/testing'
  * const { sandbox } = setupSandbox({ clock: 'manual', hooks: { beforeAll, afterEach, afterAll } })
  * @example
  * // Jest (hooks are globals)
- * const { setupSandbox } = require('agent-work-sandbox/vitest')
+ * const { setupSandbox } = require('agent-work-sandbox/testing')
  * const { sandbox, server } = setupSandbox({ clock: 'manual' })
  */
 export function setupSandbox(options: SetupSandboxOptions = {}): SandboxHarness {
