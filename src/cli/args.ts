@@ -60,6 +60,8 @@ Options (environment fallback in brackets):
       --webhook URL       send signed task events to URL for the Pro and Enterprise accounts (repeatable)
       --task-retention N  finished tasks kept; the oldest beyond N are dropped (read 404)     (default 10000)
       --log FORMAT        the request log on stdout: text | json (one object a line)           (default text)
+                          json: the first line on stdout is {"event":"ready",…} (URLs, port, keys);
+                          the banner goes to stderr
       --fail-on-audit [S] exit 3 at shutdown when the integration audit has a finding of severity S
                           or worse: error (the default) | warning     [AGENT_WORK_SANDBOX_FAIL_ON_AUDIT]
   -q, --quiet             print only the base URL, no request log

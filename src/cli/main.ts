@@ -22,6 +22,7 @@ import { lockStateFile } from '../server/state-lock.js';
 import { StartError } from '../errors.js';
 import { didYouMean, HELP, parseCli, UsageError, type CliConfig } from './args.js';
 import { banner } from './banner.js';
+import { readyLine } from './ready-line.js';
 import { attachRequestLog } from './request-log.js';
 import { webhooksCommand } from './webhooks-command.js';
 
@@ -164,20 +165,7 @@ async function serve(
   }).catch((error: unknown) => {
     throw startError(error, config.host, config.port);
   });
-  io.stdout(
-    config.quiet
-      ? `${server.url}${sandbox.basePath}\n`
-      : banner(sandbox, {
-          version,
-          url: server.url,
-          seed: restored?.seed ?? config.seed,
-          clock: config.clock,
-          scenarios: config.scenarios,
-          controlToken: server.controlToken,
-          exposed: !isLoopback(config.host),
-          stateFile: config.state,
-        }),
-  );
+  printStart(io, config, sandbox, server, restored?.seed ?? config.seed);
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
   let stopped: Promise<number> | undefined;
   return {
@@ -193,6 +181,27 @@ async function serve(
         return auditExitCode(sandbox, config.failOnAudit, io);
       })()),
   };
+}
+
+/** The start on stdout: the banner (or the base URL alone with --quiet); with --log json, the ready line first. */
+function printStart(io: CliIo, config: CliConfig, sandbox: Sandbox, server: SandboxServer, seed: number): void {
+  const human = config.quiet
+    ? `${server.url}${sandbox.basePath}\n`
+    : banner(sandbox, {
+        version,
+        url: server.url,
+        seed,
+        clock: config.clock,
+        scenarios: config.scenarios,
+        controlToken: server.controlToken,
+        exposed: !isLoopback(config.host),
+        stateFile: config.state,
+      });
+  if (config.log === 'json') {
+    // stdout is for programs: the ready line first, nothing before it; the banner goes to the terminal's stderr.
+    io.stdout(readyLine(sandbox, { version, url: server.url, port: server.port, controlToken: server.controlToken }));
+    if (!config.quiet) io.stderr(human);
+  } else io.stdout(human);
 }
 
 /** `fixtures export`: the set `--fixtures` names (a bundled set, drawn with --seed for `default`, or a file), checked. */

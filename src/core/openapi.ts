@@ -204,17 +204,18 @@ function operationOf(
   return operation;
 }
 
+/** The start of an OpenAPI 3.1 document of the sandbox (the API's, the control API's). */
+export function documentHead(title: string, description: string) {
+  return { openapi: '3.1.0', info: { title, version, license: { name: 'MIT', identifier: 'MIT' }, description } };
+}
+
 /** The document around the paths. */
 function document(paths: Record<string, Record<string, unknown>>, options: OpenApiOptions): Record<string, unknown> {
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Agent Work Service API (agent-work-sandbox)',
-      version,
-      license: { name: 'MIT', identifier: 'MIT' },
-      description:
-        'The external API of the Agent Work Service as agent-work-sandbox serves it. Every response carries the X-RateLimit-* headers; every error has the shape `{ "error": { "code", "message" } }`.',
-    },
+    ...documentHead(
+      'Agent Work Service API (agent-work-sandbox)',
+      'The external API of the Agent Work Service as agent-work-sandbox serves it. Every response carries the X-RateLimit-* headers; every error has the shape `{ "error": { "code", "message" } }`.',
+    ),
     servers: [{ url: options.serverUrl ?? options.basePath ?? '/api/v1' }],
     security: [{ bearerAuth: [] }],
     tags: [

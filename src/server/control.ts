@@ -7,6 +7,7 @@ import type { StateSnapshot } from '../model/state.js';
 import { parseDuration } from '../model/clock.js';
 import { createOpenApiDocument } from '../core/openapi.js';
 import type { StateFileStatus } from './durable-state.js';
+import { createControlOpenApiDocument } from './control-openapi.js';
 import { createInspectorAssetsRouter, createInspectorRouter } from './inspector/router.js';
 import { createWebhooksRouter } from './control-webhooks.js';
 import { controlBodies, parseInput, scenarioClearQuery } from '../schemas.js';
@@ -16,6 +17,7 @@ import { createAssertionsRouter } from './control-assertions.js';
 import { createRecordsRouter } from './control-records.js';
 
 import { controlErrorHandler, sendError } from './control-errors.js';
+import { snakeCaseAnswers, toCamelCase } from './wire-case.js';
 
 /**
  * The control API (docs/reference/control-api.md) under `/__sandbox`: no API key, no rate limit, not counted in usage.
@@ -28,9 +30,11 @@ export function createControlRouter(
   const router = express.Router();
   // The API description holds no secret: served without the control token, so a code generator can fetch it.
   router.get('/openapi.json', openApiRoute(sandbox));
+  router.get('/control/openapi.json', controlOpenApiRoute());
   router.use(createInspectorAssetsRouter());
   router.use(requireControlToken(controlToken));
   router.use(readControlBody);
+  router.use(snakeCaseAnswers);
 
   router.use(createInspectorRouter(sandbox, stateFileStatus));
   router.get('/overview', (req, res) => {
@@ -80,7 +84,9 @@ export function createControlRouter(
     res.json(sandbox.snapshot());
   });
   router.put('/state', (req, res) => {
-    sandbox.restore(req.body as StateSnapshot); // checked by restore (a SnapshotError, 400, names the wrong field)
+    // GET /state answers in snake_case; the state file is camelCase: either reads back. Checked by restore (a
+    // SnapshotError, 400, names the wrong field).
+    sandbox.restore(toCamelCase(req.body) as StateSnapshot);
     res.status(204).end();
   });
   router.use(createWebhooksRouter(sandbox));
@@ -98,6 +104,20 @@ function openApiRoute(sandbox: Sandbox): RequestHandler {
     if (text === undefined) {
       text = JSON.stringify(createOpenApiDocument({ serverUrl, basePath: sandbox.basePath }), null, 2);
       if (openApi.size < 16) openApi.set(serverUrl, text);
+    }
+    res.type(JSON_CONTENT_TYPE).send(text);
+  };
+}
+
+/** `GET /__sandbox/control/openapi.json`, with the control API's URL as the client reached it. */
+function controlOpenApiRoute(): RequestHandler {
+  const texts = new Map<string, string>();
+  return (req, res) => {
+    const serverUrl = `${req.protocol}://${req.get('host') ?? 'localhost'}/__sandbox`;
+    let text = texts.get(serverUrl);
+    if (text === undefined) {
+      text = JSON.stringify(createControlOpenApiDocument({ serverUrl }), null, 2);
+      if (texts.size < 16) texts.set(serverUrl, text);
     }
     res.type(JSON_CONTENT_TYPE).send(text);
   };

@@ -75,7 +75,7 @@ describe('journal', () => {
     await traffic();
     expect((await control('/requests')).json.data).toHaveLength(4);
     expect((await control('/requests?account_id=acc_demo&method=GET')).json.data).toHaveLength(1);
-    expect((await control('/requests?status=429')).json.data[0].keyId).toBe('key_magic_rate_limited');
+    expect((await control('/requests?status=429')).json.data[0].key_id).toBe('key_magic_rate_limited');
     expect((await control('/requests?code=null')).json.data).toHaveLength(2);
     expect((await control('/requests?path=%2Fext%2Fagents*&key_id=key_magic_rate_limited')).json.data).toHaveLength(1);
     expect((await control('/requests?scenario=rate-limited')).json.data).toHaveLength(1);

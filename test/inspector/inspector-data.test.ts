@@ -114,10 +114,10 @@ describe('GET /__sandbox/inspector/live', () => {
 
   it('filters requests by status class, code, key, account and a part of the path, newest first, without bodies', async () => {
     const read = async (q: string) =>
-      (await (await live(q)).json()).requests as { status: number; keyId: string; path: string; request?: unknown }[];
+      (await (await live(q)).json()).requests as { status: number; key_id: string; path: string; request?: unknown }[];
     expect((await read('?status=4xx')).map((r) => r.status)).toEqual([403, 403, 403, 403]);
     expect((await read('?status=201')).length).toBe(4);
-    expect((await read('?key_id=key_acme_read_agents')).every((r) => r.keyId === 'key_acme_read_agents')).toBe(true);
+    expect((await read('?key_id=key_acme_read_agents')).every((r) => r.key_id === 'key_acme_read_agents')).toBe(true);
     expect((await read('?account_id=acc_globex')).length).toBe(0);
     const tasks = await read('?path=EXT/TASKS');
     expect(tasks.length).toBe(4);

@@ -2,6 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type Agent } from 'node:http';
 import { CLI, ensureBuilt, ROOT } from '../support/built.js';
+import { checkControlAnswer } from '../support/control-contract.js';
+
+const CONTRACT_OFF = process.env.SANDBOX_CONTRACT === '0';
 
 export { ROOT };
 
@@ -80,12 +83,28 @@ export function httpCall(
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode!, headers: res.headers, text, json });
+        const answer = { status: res.statusCode!, headers: res.headers, text, json };
+        try {
+          checkControl(method, path, answer);
+        } catch (error) {
+          return reject(error instanceof Error ? error : new Error(String(error)));
+        }
+        resolve(answer);
       });
     });
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** A control answer is checked against the control API's document, as the suite's fetch checks it. */
+function checkControl(method: string, path: string, answer: HttpAnswer): void {
+  const pathname = new URL(path, 'http://x').pathname;
+  if (CONTRACT_OFF || !(pathname === '/__sandbox' || pathname.startsWith('/__sandbox/'))) return;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  checkControlAnswer(method.toUpperCase(), pathname, { status: answer.status, headers, text: answer.text });
 }
 
 /** The key with this label on this account, read through the control API. */

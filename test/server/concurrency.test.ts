@@ -10,6 +10,7 @@ import { costOf, pricesFor } from '../../src/rules/billing.js';
 import { inputTokensFor } from '../../src/rules/tokens.js';
 import type { Agent as SandboxAgent } from '../../src/model/types.js';
 import { cliKey, httpCall, startCli, type CliServer } from './cli-server.js';
+import { toCamelCase } from '../../src/server/wire-case.js';
 
 let server: CliServer;
 let key: string;
@@ -51,7 +52,8 @@ it('200 concurrent task creations against a balance that pays for exactly k task
   // A new window, and limits that let every request and every task's tokens through: only money decides.
   await httpCall(server.origin, 'POST', '/__sandbox/clock', { body: { advance: '61s' } });
   const state = await httpCall(server.origin, 'GET', '/__sandbox/state');
-  const target = (state.json.agents as SandboxAgent[]).find((a) => a.status === 'available')!;
+  // The snapshot on the wire is snake_case; the library's agent type reads camelCase.
+  const target = (toCamelCase(state.json.agents) as SandboxAgent[]).find((a) => a.status === 'available')!;
   const description = 'Summarise the quarterly report in five bullet points.';
   const hold = costOf(inputTokensFor(description, target), target.tokens.outputMax, pricesFor(target.model, PLANS.pro));
   expect(MODELS[target.model]).toBeDefined();

@@ -48,7 +48,8 @@ export function checkAnswer(method: string, pathAndQuery: string, answer: Answer
   const fail = (what: string) => {
     throw new ContractError(`Contract: ${where}: ${what}\n${answer.text.slice(0, 400)}`);
   };
-  // Tests reach the control API through the door with paths like `/../../__sandbox/…`: not the API, not checked.
+  // Tests reach the control API through the door with paths like `/../../__sandbox/…`: not the API; the control
+  // API's own document checks those (control-contract.ts, through the suite's fetch).
   const resolved = new URL(`http://x/api/v1${pathAndQuery}`).pathname;
   if (!resolved.startsWith('/api/v1/')) return;
   const path = resolved.slice('/api/v1'.length);

@@ -74,19 +74,19 @@ describe('control API: webhooks', () => {
     await hook.count(1);
     expect((await req('POST', '/webhooks/flush')).status).toBe(204);
     let [d] = (await req('GET', '/webhooks/deliveries')).json.data;
-    expect(d).toMatchObject({ eventType: 'task.created', status: 'pending', attempts: [{ status: 500 }] });
+    expect(d).toMatchObject({ event_type: 'task.created', status: 'pending', attempts: [{ status: 500 }] });
     await req('POST', '/clock', { advance: '1m' });
     await hook.count(4);
     await req('POST', '/webhooks/flush');
     const all = (await req('GET', '/webhooks/deliveries')).json.data;
-    expect(all.map((x: { eventType: string; status: string }) => [x.eventType, x.status])).toEqual([
+    expect(all.map((x: { event_type: string; status: string }) => [x.event_type, x.status])).toEqual([
       ['task.created', 'succeeded'],
       ['task.started', 'succeeded'],
       ['task.completed', 'succeeded'],
     ]);
     [d] = all;
     expect(d.attempts.map((a: { status: number }) => a.status)).toEqual([500, 204]);
-    expect(typeof d.attempts[0].latencyMs).toBe('number');
+    expect(typeof d.attempts[0].latency_ms).toBe('number');
     for (const m of hook.received) expect(verify(endpoint.secret, m).data.task.id).toBe(created.json.id);
     expect((await req('GET', '/webhooks/deliveries?status=failed')).json.data).toEqual([]);
     expect((await req('GET', '/webhooks/deliveries?status=bogus')).status).toBe(400);
@@ -97,16 +97,16 @@ describe('control API: webhooks', () => {
     const before = hook.received.length;
     const res = await req('POST', `/webhooks/deliveries/${d.id}/replay`);
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ replayOf: d.id, eventId: d.eventId, status: 'succeeded' });
+    expect(res.json).toMatchObject({ replay_of: d.id, event_id: d.event_id, status: 'succeeded' });
     expect(hook.received).toHaveLength(before + 1);
-    expect(hook.received.at(-1)!.headers['webhook-id']).toBe(d.eventId);
+    expect(hook.received.at(-1)!.headers['webhook-id']).toBe(d.event_id);
     expect((await req('POST', '/webhooks/deliveries/dlv_nope/replay')).status).toBe(404);
   });
 
   it('POST /__sandbox/webhooks/test sends a signed sample event', async () => {
     const res = await req('POST', '/webhooks/test', { endpoint_id: endpoint.id, type: 'task.failed' });
     expect(res.status).toBe(200);
-    expect(res.json.data).toEqual([expect.objectContaining({ eventType: 'task.failed', status: 'succeeded' })]);
+    expect(res.json.data).toEqual([expect.objectContaining({ event_type: 'task.failed', status: 'succeeded' })]);
     expect(verify(endpoint.secret, hook.received.at(-1)!)).toMatchObject({
       type: 'task.failed',
       data: { task: { status: 'failed' } },

@@ -100,7 +100,8 @@ function curlNodes(r) {
   const curlText = el('pre', { id: 'curl' }, curl(r, null));
   // The live data holds key prefixes only: the whole key is read from GET /__sandbox/keys when asked for.
   withKey.onchange = async () => {
-    const own = withKey.checked && r.keyId ? (await control('GET', '/keys')).data.find((k) => k.id === r.keyId) : null;
+    const own =
+      withKey.checked && r.key_id ? (await control('GET', '/keys')).data.find((k) => k.id === r.key_id) : null;
     curlText.textContent = curl(r, withKey.checked && own ? own.key : null);
   };
   return [
@@ -117,7 +118,7 @@ function curlNodes(r) {
         },
         'Copy',
       ),
-      ...(r.keyId ? [el('label', {}, withKey, ' with my key (' + r.keyId + ')')] : []),
+      ...(r.key_id ? [el('label', {}, withKey, ' with my key (' + r.key_id + ')')] : []),
     ),
     curlText,
   ];
@@ -136,8 +137,8 @@ export async function openRequest(ref) {
     ['status', statusCell(r.status)],
     ['code', r.code],
     ['time', r.time],
-    ['key', r.keyId],
-    ['account', r.accountId],
+    ['key', r.key_id],
+    ['account', r.account_id],
     ['scenarios', r.scenarios.join(', ') || 'none'],
     ...(r.id ? [['id', r.id]] : []),
   ]);
@@ -170,7 +171,7 @@ function curl(r, key) {
     }
     parts.push('-H ' + shq(k + ': ' + value));
   }
-  if (!hasAuth && r.keyId) parts.push('-H ' + shq('Authorization: Bearer ' + (key || '$KEY')));
+  if (!hasAuth && r.key_id) parts.push('-H ' + shq('Authorization: Bearer ' + (key || '$KEY')));
   const body = r.request ? r.request.body : undefined;
   if (body !== undefined && body !== null && body !== '')
     parts.push('--data-raw ' + shq(typeof body === 'string' ? body : JSON.stringify(body)));
@@ -217,7 +218,7 @@ export function openDelivery(id) {
           i + 1 + (a.duplicate ? ' (copy)' : ''),
           a.at,
           a.status === null ? 'no answer' : statusCell(a.status),
-          a.latencyMs + ' ms',
+          a.latency_ms + ' ms',
           a.error || '',
           el('span', { class: 'tags mono' }, a.response || ''),
         ],
@@ -228,12 +229,12 @@ export function openDelivery(id) {
   openDetail('Delivery ' + d.id, [
     fact([
       ['delivery', d.id],
-      ['event', d.eventType + ' · ' + d.eventId],
-      ['endpoint', d.endpointId],
+      ['event', d.event_type + ' · ' + d.event_id],
+      ['endpoint', d.endpoint_id],
       ['url', d.url === null ? '(callback)' : d.url],
       ['status', d.status],
-      ['next attempt', d.nextAttemptAt || 'none'],
-      ['replay of', d.replayOf || '—'],
+      ['next attempt', d.next_attempt_at || 'none'],
+      ['replay of', d.replay_of || '—'],
     ]),
     replayButton(d),
     el('h3', {}, 'Attempts'),

@@ -46,7 +46,7 @@ function renderRequests(o) {
     ['id', 'time', 'method', 'path', 'status', 'code', 'account', 'key', 'scenarios'],
     o.requests.map((r) => ({
       attrs: { 'data-seq': r.seq, 'data-id': r.id },
-      mono: [r.id, r.path, r.keyId],
+      mono: [r.id, r.path, r.key_id],
       wrap: [r.path],
       open: () => openRequest(r.id || String(r.seq)),
       cells: [
@@ -56,8 +56,8 @@ function renderRequests(o) {
         r.path,
         statusCell(r.status),
         r.code,
-        r.accountId,
-        r.keyId,
+        r.account_id,
+        r.key_id,
         r.scenarios.join(', ') || '',
       ],
     })),

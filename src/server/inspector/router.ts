@@ -6,6 +6,7 @@ import type { SandboxCore as Sandbox } from '../../sandbox-types.js';
 import { INSPECTOR_ASSETS, INSPECTOR_CSP, inspectorPage } from './assets.js';
 import { timeline } from './timeline.js';
 import type { StateFileStatus } from '../durable-state.js';
+import { toSnakeCase } from '../wire-case.js';
 
 /** Requests listed by the page at most (the journal keeps more; filters narrow it). */
 const LISTED = 200;
@@ -130,7 +131,7 @@ export function createInspectorRouter(sandbox: Sandbox, stateFileStatus?: () => 
           })
         : null,
     };
-    res.type('application/json; charset=utf-8').send(JSON.stringify(body));
+    res.type('application/json; charset=utf-8').send(JSON.stringify(toSnakeCase(body)));
   });
   router.get('/inspector/requests/:ref', (req, res) => {
     const ref = req.params.ref;

@@ -55,13 +55,13 @@ function renderDeliveries(o) {
         attrs: { 'data-delivery': d.id },
         open: () => openDelivery(d.id),
         cells: [
-          time(d.createdAt),
-          d.eventType,
-          d.accountId,
-          el('b', { class: 'st-' + d.status }, d.status + (d.replayOf ? ' (replay)' : '')),
+          time(d.created_at),
+          d.event_type,
+          d.account_id,
+          el('b', { class: 'st-' + d.status }, d.status + (d.replay_of ? ' (replay)' : '')),
           d.attempts.length,
           a ? (a.status === null ? a.error || 'no answer' : a.status) : '',
-          a ? a.latencyMs + ' ms' : '',
+          a ? a.latency_ms + ' ms' : '',
           replayButton(d),
         ],
       };
