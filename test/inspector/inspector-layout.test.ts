@@ -137,4 +137,53 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector layout (h
     },
     60_000,
   );
+
+  /** Opens the first delivery, the live data rewritten by `edit` on its way to the page. */
+  async function openDelivery(edit: (delivery: Record<string, unknown>) => void): Promise<Page> {
+    const page = await browser.newPage({ locale: 'en-US', viewport: SIZES[1] });
+    await page.route('**/__sandbox/inspector/live?*', async (route) => {
+      const res = await route.fetch({ headers: { ...route.request().headers(), 'if-none-match': '' } });
+      const body = (await res.json()) as { deliveries: Record<string, unknown>[] };
+      for (const d of body.deliveries) edit(d);
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.goto(`${server.url}/__sandbox/`);
+    await page.locator('#deliveries tbody tr[data-delivery]').first().click();
+    await page.locator('#payload').waitFor({ timeout: 10_000 });
+    return page;
+  }
+
+  it('a delivery shows the headers it sent, the secret masked, and the scenario that spoiled it', async () => {
+    const page = await openDelivery((d) => {
+      const attempts = d.attempts as Record<string, unknown>[];
+      attempts.at(-1)!.headers = {
+        'webhook-id': 'evt_1',
+        'webhook-signature': 'v1,c2lnbmF0dXJl',
+        'x-leak': 'whsec_c2VjcmV0c2VjcmV0',
+      };
+      d.scenario = 'webhook-bad-signature';
+    });
+    try {
+      const text = await page.locator('#detail').innerText();
+      expect(await page.locator('#delivery-headers').innerText()).toContain('webhook-signature: v1,c2lnbmF0dXJl');
+      expect(text).not.toContain('whsec_c2Vj');
+      expect(text).toMatch(/scenario\s+webhook-bad-signature/);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('a delivery whose record keeps no headers nor scenario shows neither', async () => {
+    const page = await openDelivery((d) => {
+      for (const a of d.attempts as Record<string, unknown>[]) delete a.headers;
+      delete d.headers;
+      delete d.scenario;
+    });
+    try {
+      expect(await page.locator('#delivery-headers').count()).toBe(0);
+      expect(await page.locator('#detail').innerText()).not.toMatch(/scenario\s/);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });
