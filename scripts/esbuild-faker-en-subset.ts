@@ -8,14 +8,11 @@ const ON_DEMAND = fileURLToPath(new URL('../src/cli/faker-on-demand.ts', import.
 const ON_DEMAND_EXPORT: keyof typeof OnDemand = 'fakerOnDemand';
 
 /**
- * The en definitions the sandbox draws from (src/model/default-fixtures.ts: agent names and descriptions, the words of
- * task results): `faker.word.adjective()`, `faker.company.catchPhrase()` and the lorem words.
+ * The en definitions the sandbox draws from: none. Agents' names and descriptions (src/model/default-fixtures.ts) and
+ * task results (src/rules/results/) are drawn from word banks of the sandbox's own; faker draws only numbers, dates and
+ * elements of those banks, which need no definitions.
  */
-const USED: Record<string, string[]> = {
-  word: ['adjective'],
-  company: ['adjective', 'descriptor', 'noun'],
-  lorem: ['word'],
-};
+const USED: Record<string, string[]> = {};
 
 function subset(): Record<string, unknown> {
   const all = en.rawDefinitions as Record<string, Record<string, unknown> | undefined>;

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { version } from '../../package.json';
 import { MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT } from './paging.js';
 import { ROUTES } from './routes.js';
-import { AgentListSchema, AgentSchema, ErrorSchema, TaskSchema, UsageSchema } from './view-schemas.js';
+import {
+  AgentListSchema,
+  AgentSchema,
+  ErrorSchema,
+  TaskResultSchema,
+  TaskSchema,
+  UsageSchema,
+} from './view-schemas.js';
 import { taskBodySchema, MAX_BODY_BYTES } from '../rules/task-body.js';
 import { ERRORS, type ErrorCode } from '../rules/errors.js';
 import { SCENARIO_NAMES } from '../scenarios/catalog.js';
@@ -47,6 +54,7 @@ function schemas(): Record<string, unknown> {
     Agent: AgentSchema,
     AgentList: AgentListSchema,
     Task: TaskSchema,
+    TaskResult: TaskResultSchema,
     Usage: UsageSchema,
     Error: ErrorSchema,
   };

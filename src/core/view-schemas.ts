@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MODEL_IDS, type ModelId } from '../model/models.js';
+import { RESULT_LANGUAGE_TYPES, RESULT_SHAPES, RESULT_TYPES, type ResultType } from '../model/result-types.js';
 import { PLAN_IDS, type PlanId } from '../model/plans.js';
 import { ENDPOINTS, PRIORITIES, TASK_STATUSES, type Priority, type TaskStatus } from '../model/types.js';
 import { ERROR_CODES, type ErrorCode } from '../rules/errors.js';
@@ -39,6 +40,28 @@ export const AgentListSchema = z
   })
   .describe('One page of the catalog, oldest agent first.');
 
+/** One variant of a seeded result a shape: its `type` tag, `output` text and, for some, a `language`. */
+const resultVariant = (type: ResultType) =>
+  z
+    .strictObject({
+      type: z.literal(type),
+      ...(RESULT_LANGUAGE_TYPES.includes(type) ? { language: z.string().describe('Language tag or name.') } : {}),
+      output: z.string().describe('The text of the result: its tokens are the usage.output_tokens charged.'),
+    })
+    .describe(RESULT_SHAPES[type]);
+
+export const TaskResultSchema = z
+  .discriminatedUnion(
+    'type',
+    RESULT_TYPES.map(resultVariant) as unknown as [
+      ReturnType<typeof resultVariant>,
+      ...ReturnType<typeof resultVariant>[],
+    ],
+  )
+  .describe(
+    "The seeded result of a completed task, shaped by the agent's capability (`type`); see docs/guides/task-results.md.",
+  );
+
 const TaskErrorSchema = z.strictObject({ code: z.string(), message: z.string() });
 
 export const TaskSchema = z
@@ -49,7 +72,9 @@ export const TaskSchema = z
     priority: z.enum(PRIORITIES as [Priority, ...Priority[]]),
     model: z.enum(MODEL_IDS as [ModelId, ...ModelId[]]),
     status: z.enum(TASK_STATUSES as [TaskStatus, ...TaskStatus[]]).describe('queued → running → completed | failed.'),
-    result: z.unknown().describe('The result once completed; null until then.'),
+    result: z
+      .union([TaskResultSchema, z.null(), z.unknown().describe('A result forced by the control API, as given.')])
+      .describe('The result once completed (a TaskResult unless forced); null until then.'),
     error: TaskErrorSchema.nullable().describe('Why the task failed; null unless failed.'),
     usage: z
       .strictObject({

@@ -7,8 +7,9 @@ import type { FixtureAgent } from './fixture-schema.js';
 export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   {
     id: 'agt_rxv4pi51k3kowsg4',
-    name: 'Slow Planner',
-    description: 'Universal optimizing attitude. Handles planning.',
+    name: 'Roadmap Strategist',
+    description:
+      'Turns a brief into a schedule of milestones and tasks, built for marketing teams. Flags anything it is unsure about. Runs on model-a, the larger general model, for careful work.',
     capabilities: ['planning'],
     model: 'model-a',
     status: 'available',
@@ -17,8 +18,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_kqvh5qi3mdc18f5t',
-    name: 'Straight Coder',
-    description: 'Profit-focused intangible system engine. Handles sql.',
+    name: 'Database Query Builder',
+    description:
+      'Writes and explains reporting queries for PostgreSQL, MySQL and BigQuery, built for engineering teams. Shows its work so a reviewer can check it. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['sql'],
     model: 'model-b',
     status: 'available',
@@ -27,8 +29,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_hoshzbewd59dcv8x',
-    name: 'Ornate Extractor',
-    description: 'Organic reciprocal monitoring. Handles research, copywriting.',
+    name: 'Competitor Analyst',
+    description:
+      'Surveys articles and reports and lists the sources behind each claim, built for small businesses. Also handles copywriting. Returns plain text or JSON, as asked. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['research', 'copywriting'],
     model: 'model-b',
     status: 'available',
@@ -37,8 +40,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_zaf6rzgl6yvpc1r8',
-    name: 'Wilted Assistant',
-    description: 'Exclusive immersive microservice. Handles question-answering.',
+    name: 'Docs Expert',
+    description:
+      'Answers questions in plain language and explains the reasoning behind each answer, built for engineering teams. Returns plain text or JSON, as asked. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['question-answering'],
     model: 'model-b',
     status: 'available',
@@ -47,8 +51,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_nby7s0d9n77gjv7a',
-    name: 'Untrue Reviewer',
-    description: 'Focused client-driven access. Handles copywriting, code-review, question-answering.',
+    name: 'Newsletter Copywriter',
+    description:
+      'Writes headlines and body copy for product pages, ads and emails, built for support teams. Also handles code review and question answering. Flags anything it is unsure about. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['copywriting', 'code-review', 'question-answering'],
     model: 'model-b',
     status: 'available',
@@ -57,8 +62,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_ufuoetr62rvpvv9n',
-    name: 'Turbulent Analyst',
-    description: 'Persevering coherent implementation. Handles sentiment-analysis, summarization.',
+    name: 'Voice of Customer Listener',
+    description:
+      'Measures the tone of customer feedback, aspect by aspect, built for product teams. Also handles summarization. Keeps a consistent style across tasks. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['sentiment-analysis', 'summarization'],
     model: 'model-b',
     status: 'available',
@@ -67,8 +73,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_u2nvt2t9a1wrh1cw',
-    name: 'Shadowy Coder',
-    description: 'Expanded system-worthy generative AI. Handles translation, code-generation, sentiment-analysis.',
+    name: 'Document Translator',
+    description:
+      'Translates documents and UI strings into French, German, Spanish, Italian and Portuguese, built for small businesses. Also handles code generation and sentiment analysis. Keeps a consistent style across tasks. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['translation', 'code-generation', 'sentiment-analysis'],
     model: 'model-b',
     status: 'available',
@@ -77,8 +84,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_m31xooyevv2h7gkx',
-    name: 'Courageous Planner',
-    description: 'Enhanced intangible product. Handles research, translation.',
+    name: 'Market Scout',
+    description:
+      'Researches a topic and writes a cited brief with its main findings, built for engineering teams. Also handles translation. Returns plain text or JSON, as asked. Runs on model-a, the larger general model, for careful work.',
     capabilities: ['research', 'translation'],
     model: 'model-a',
     status: 'available',
@@ -87,8 +95,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_h90gufx2zo4mjuyy',
-    name: 'Measly Summarizer',
-    description: 'User-centric static access. Handles translation, sentiment-analysis, data-extraction.',
+    name: 'Locale Translator',
+    description:
+      'Translates customer emails and replies in the language they came in, built for small businesses. Also handles sentiment analysis and data extraction. Flags anything it is unsure about. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['translation', 'sentiment-analysis', 'data-extraction'],
     model: 'model-b',
     status: 'available',
@@ -97,8 +106,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_mgbg7axy7t55lhkk',
-    name: 'Poor Classifier',
-    description: 'Versatile neutral collaboration. Handles sentiment-analysis, data-extraction, classification.',
+    name: 'Survey Analyst',
+    description:
+      'Tracks how customers feel about products, prices and service, built for marketing teams. Also handles data extraction and classification. Flags anything it is unsure about. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['sentiment-analysis', 'data-extraction', 'classification'],
     model: 'model-b',
     status: 'available',
@@ -107,8 +117,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_e3ual1qu19v0gove',
-    name: 'Radiant Writer',
-    description: 'Cross-platform well-modulated hub. Handles sql, code-review.',
+    name: 'Analytics Analyst',
+    description:
+      'Turns questions in plain English into SQL queries, with an explanation, built for analysts. Also handles code review. Keeps a consistent style across tasks. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['sql', 'code-review'],
     model: 'model-b',
     status: 'available',
@@ -117,8 +128,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_t2rbrf9sc7qtdb0n',
-    name: 'Stingy Researcher',
-    description: 'Reduced intangible process improvement. Handles sentiment-analysis, code-generation, copywriting.',
+    name: 'Voice of Customer Analyst',
+    description:
+      'Tracks how customers feel about products, prices and service, built for engineering teams. Also handles code generation and copywriting. Returns plain text or JSON, as asked. Runs on model-c, a third-party large model with a long context.',
     capabilities: ['sentiment-analysis', 'code-generation', 'copywriting'],
     model: 'model-c',
     status: 'available',
@@ -127,8 +139,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_vozv589ijewttdez',
-    name: 'Runny Translator',
-    description: 'Integrated next generation generative AI. Handles research.',
+    name: 'Deep Researcher',
+    description:
+      'Surveys articles and reports and lists the sources behind each claim, built for marketing teams. Keeps a consistent style across tasks. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['research'],
     model: 'model-b',
     status: 'available',
@@ -137,8 +150,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_vedmmyvuxfy6c4io',
-    name: 'Untidy Classifier',
-    description: 'Organic secondary definition. Handles research, planning.',
+    name: 'Policy Analyst',
+    description:
+      'Surveys articles and reports and lists the sources behind each claim, built for small businesses. Also handles planning. Follows your glossary and style guide. Runs on model-c, a third-party large model with a long context.',
     capabilities: ['research', 'planning'],
     model: 'model-c',
     status: 'available',
@@ -147,8 +161,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_6gqt37v6q0tjyeit',
-    name: 'Weird Researcher',
-    description: 'Universal motivating function. Handles code-generation, summarization, planning.',
+    name: 'Feature Code Generator',
+    description:
+      'Turns tickets into working code with a short explanation of each choice, built for marketing teams. Also handles summarization and planning. Follows your glossary and style guide. Runs on model-a, the larger general model, for careful work.',
     capabilities: ['code-generation', 'summarization', 'planning'],
     model: 'model-a',
     status: 'available',
@@ -157,8 +172,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_ke0zqsdkqdzadfbi',
-    name: 'Bruised Coder',
-    description: 'Future-proofed full-range intranet. Handles summarization, question-answering.',
+    name: 'Report Summarizer',
+    description:
+      'Turns meeting transcripts into decisions, action items and open questions, built for finance and operations. Also handles question answering. Keeps a consistent style across tasks. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['summarization', 'question-answering'],
     model: 'model-b',
     status: 'available',
@@ -167,8 +183,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_tglb9yxacl3l9dz5',
-    name: 'Unfit Extractor',
-    description: 'Triple-buffered mobile access. Handles research, summarization.',
+    name: 'Policy Analyst',
+    description:
+      'Builds background briefs on markets, competitors and trends, built for marketing teams. Also handles summarization. Flags anything it is unsure about. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['research', 'summarization'],
     model: 'model-b',
     status: 'unavailable',
@@ -177,8 +194,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_izaf18uboyq8n3g9',
-    name: 'Practical Reviewer',
-    description: 'Persistent reciprocal standardization. Handles research, planning.',
+    name: 'Deep Researcher',
+    description:
+      'Surveys articles and reports and lists the sources behind each claim, built for small businesses. Also handles planning. Shows its work so a reviewer can check it. Runs on model-a, the larger general model, for careful work.',
     capabilities: ['research', 'planning'],
     model: 'model-a',
     status: 'available',
@@ -187,8 +205,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_ofbvy9dhegrwk8kl',
-    name: 'Outlying Scout',
-    description: 'Organized 24/7 project. Handles question-answering, planning, research.',
+    name: 'Policy Expert',
+    description:
+      'Answers employee and customer questions from your documentation, built for support teams. Also handles planning and research. Shows its work so a reviewer can check it. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['question-answering', 'planning', 'research'],
     model: 'model-b',
     status: 'available',
@@ -197,8 +216,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_siyyxg4h3vicfc2c',
-    name: 'Insecure Scout',
-    description: 'Optional next generation encoding. Handles code-generation.',
+    name: 'Backend Pair Programmer',
+    description:
+      'Generates typed, documented code in Python, TypeScript, Go, Rust or Java, built for marketing teams. Follows your glossary and style guide. Runs on model-c, a third-party large model with a long context.',
     capabilities: ['code-generation'],
     model: 'model-c',
     status: 'available',
@@ -207,8 +227,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_ygshw1kmnj73lpxg',
-    name: 'Cooperative Coder',
-    description: 'Self-enabling zero defect encoding. Handles question-answering.',
+    name: 'Knowledge Assistant',
+    description:
+      'Gives short, direct answers with the steps that led to them, built for analysts. Follows your glossary and style guide. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['question-answering'],
     model: 'model-b',
     status: 'available',
@@ -217,8 +238,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_66j6nry4syj7qb0y',
-    name: 'Impassioned Translator',
-    description: 'Upgradable executive portal. Handles translation, sql, copywriting.',
+    name: 'Global Translator',
+    description:
+      'Translates customer emails and replies in the language they came in, built for finance and operations. Also handles sql and copywriting. Returns plain text or JSON, as asked. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['translation', 'sql', 'copywriting'],
     model: 'model-b',
     status: 'available',
@@ -227,8 +249,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_hi0cwh62tin9ksnm',
-    name: 'Dependable Planner',
-    description: 'Polarised analyzing hardware. Handles code-review, sql.',
+    name: 'Pull Request Auditor',
+    description:
+      'Checks pull requests for insecure patterns and risky changes, built for support teams. Also handles sql. Keeps a consistent style across tasks. Runs on model-c, a third-party large model with a long context.',
     capabilities: ['code-review', 'sql'],
     model: 'model-c',
     status: 'available',
@@ -237,8 +260,9 @@ export const DEFAULT_SEED_AGENTS: readonly FixtureAgent[] = [
   },
   {
     id: 'agt_pu6a8f57gt1t04fq',
-    name: 'Celebrated Coder',
-    description: 'Reactive leading edge access. Handles summarization, translation, research.',
+    name: 'Report Summarizer',
+    description:
+      'Writes one-page summaries of documents, threads and tickets, built for engineering teams. Also handles translation and research. Flags anything it is unsure about. Runs on model-b, the smaller general model: fast and low-cost.',
     capabilities: ['summarization', 'translation', 'research'],
     model: 'model-b',
     status: 'available',

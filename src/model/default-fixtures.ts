@@ -6,6 +6,7 @@ import { seededId, seededKey } from './random.js';
 import { DEFAULT_SEED_AGENTS } from './default-agents.js';
 import { madeOnFirstUse } from './on-first-use.js';
 import { SCOPES } from './scopes.js';
+import { AGENT_WORDS, AUDIENCES, MODEL_NOTES } from './agent-words.js';
 
 /**
  * The scenarios that have a magic key in the default fixtures, in catalogue order (a test checks it against the
@@ -52,9 +53,6 @@ export function magicKeys(): FixtureKey[] {
   }));
 }
 
-/** The word list of seeded task results (faker's en lorem words). */
-export const LOREM_WORDS: readonly string[] = sharedEn.rawDefinitions.lorem?.word ?? ['lorem', 'ipsum'];
-
 /** The seed a sandbox uses unless told otherwise. */
 export const DEFAULT_SEED = 1;
 const DEFAULT_AGENT_COUNT = 24;
@@ -77,19 +75,13 @@ const CAPABILITIES = [
   'sentiment-analysis',
   'planning',
 ] as const;
-const ROLES = [
-  'Summarizer',
-  'Translator',
-  'Coder',
-  'Reviewer',
-  'Extractor',
-  'Classifier',
-  'Researcher',
-  'Writer',
-  'Analyst',
-  'Planner',
-  'Assistant',
-  'Scout',
+/** The closing remark of a description: how the agent works. */
+const TRAITS = [
+  'Flags anything it is unsure about.',
+  'Follows your glossary and style guide.',
+  'Keeps a consistent style across tasks.',
+  'Returns plain text or JSON, as asked.',
+  'Shows its work so a reviewer can check it.',
 ];
 
 /**
@@ -124,8 +116,7 @@ export function drawAgents(seed: number, faker: Faker, agentCount = DEFAULT_AGEN
     const outputMin = faker.number.int({ min: 100, max: 500 });
     agents.push({
       id: seededId('agt', seed, `agent:${i}`),
-      name: `${capitalize(faker.word.adjective())} ${faker.helpers.arrayElement(ROLES)}`,
-      description: `${faker.company.catchPhrase()}. Handles ${capabilities.join(', ')}.`,
+      ...nameAndDescription(faker, capabilities, model),
       capabilities,
       model,
       status: faker.number.int({ min: 1, max: 10 }) <= 9 ? 'available' : 'unavailable',
@@ -184,6 +175,17 @@ export function generateDefaultFixtures(seed: number, faker?: Faker, agentCount 
   };
 }
 
-function capitalize(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
+/**
+ * A name and a description that say what an agent does, from its first capability, the others and its model. Five
+ * draws, as many as the words they replace took, so that the rest of each agent is what the seed drew before.
+ */
+function nameAndDescription(faker: Faker, capabilities: string[], model: ModelId) {
+  const [first = 'summarization', ...others] = capabilities;
+  const words = AGENT_WORDS[first] ?? AGENT_WORDS.summarization;
+  const name = `${faker.helpers.arrayElement(words?.prefixes ?? [''])} ${faker.helpers.arrayElement(words?.roles ?? [''])}`;
+  const does = faker.helpers.arrayElement(words?.does ?? ['']);
+  const audience = faker.helpers.arrayElement(AUDIENCES);
+  const trait = faker.helpers.arrayElement(TRAITS);
+  const also = others.length > 0 ? ` Also handles ${others.map((c) => c.replaceAll('-', ' ')).join(' and ')}.` : '';
+  return { name, description: `${does}, built ${audience}.${also} ${trait} ${MODEL_NOTES[model] ?? ''}`.trim() };
 }

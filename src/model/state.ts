@@ -4,6 +4,7 @@ import type { FixtureSet } from './fixture-schema.js';
 import { KeyIndex } from './key-index.js';
 import { DueQueue } from './due-queue.js';
 import { Fifo } from './fifo.js';
+import { resultTypeFor } from './result-types.js';
 import { taskFromSnapshot, taskSnapshot, type TaskRecord } from './task-record.js';
 import { checkSnapshot } from './snapshot-check.js';
 import { usdToNano } from './money.js';
@@ -200,6 +201,14 @@ export function toSnapshot(state: State, seed: number, now: number): StateSnapsh
   ) as StateSnapshot;
 }
 
+/** The shape of each task's seeded result, from its agent and description (snapshots do not keep it). */
+function deriveResultTypes(state: State): void {
+  for (const task of state.tasks.values()) {
+    const agent = state.agents[state.agentIndex.get(task.agentId) ?? -1];
+    if (agent) task.resultType = resultTypeFor(agent.capabilities, task.description);
+  }
+}
+
 /** A snapshot's task record with its result copied, and the planned cost of snapshots from before it was kept. */
 function restoredTask(t: Task): Task {
   const old = t as Task & { priceNano?: { input: number; output: number } };
@@ -248,6 +257,7 @@ export function fromSnapshot(input: unknown, own = false): State {
   for (const a of copy.accounts) state.accounts.set(a.id, a);
   for (const k of copy.keys) addKey(state, k);
   setAgents(state, copy.agents);
+  deriveResultTypes(state);
   ended.sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0) || a.seq - b.seq);
   for (const t of ended) state.finished.add(t);
   state.buckets = new Map(copy.buckets);

@@ -12,12 +12,15 @@ export interface TaskExtra {
   error?: TaskError | null;
 }
 
-// Status (2 bits), outcome (1 bit), priority (2 bits), dropped (1 bit) and model (the rest) in one small integer.
+// Status (2 bits), outcome (1 bit), priority (2 bits), dropped (1 bit), model (4 bits) and the shape of the result
+// (the rest) in one small integer.
 const STATUS_MASK = 3;
 const FAILED_OUTCOME = 4;
 const PRIORITY_SHIFT = 3;
 const DROPPED = 32;
 const MODEL_SHIFT = 6;
+const MODEL_MASK = 15;
+const SHAPE_SHIFT = 10;
 const QUEUED = 0;
 const RUNNING = 1;
 const COMPLETED = 2;
@@ -45,7 +48,14 @@ export class TaskRecord implements Task {
     readonly accountId: string,
     readonly agentId: string,
     readonly description: string,
-    fields: { priority: Priority; model: ModelId; status: TaskStatus; outcome: 'completed' | 'failed' },
+    fields: {
+      priority: Priority;
+      model: ModelId;
+      status: TaskStatus;
+      outcome: 'completed' | 'failed';
+      /** The shape of its generated result (an index of rules/results' RESULT_TYPES; 0: plain text). */
+      resultType?: number;
+    },
     readonly inputTokens: number,
     readonly plannedOutputTokens: number,
     readonly plannedCostNano: number,
@@ -61,7 +71,8 @@ export class TaskRecord implements Task {
       TASK_STATUSES.indexOf(fields.status) |
       (fields.outcome === 'failed' ? FAILED_OUTCOME : 0) |
       (PRIORITIES.indexOf(fields.priority) << PRIORITY_SHIFT) |
-      (MODEL_IDS.indexOf(fields.model) << MODEL_SHIFT);
+      (MODEL_IDS.indexOf(fields.model) << MODEL_SHIFT) |
+      ((fields.resultType ?? 0) << SHAPE_SHIFT);
     this.startIn = startAt - createdAt;
     this.endIn = endAt - createdAt;
   }
@@ -101,7 +112,14 @@ export class TaskRecord implements Task {
     return PRIORITIES[(this.bits >> PRIORITY_SHIFT) & 3] ?? 'normal';
   }
   get model(): ModelId {
-    return MODEL_IDS[this.bits >> MODEL_SHIFT] ?? 'model-a';
+    return MODEL_IDS[(this.bits >> MODEL_SHIFT) & MODEL_MASK] ?? 'model-a';
+  }
+  /** The shape of its generated result: derived from its agent and description, so snapshots do not keep it. */
+  get resultType(): number {
+    return this.bits >> SHAPE_SHIFT;
+  }
+  set resultType(index: number) {
+    this.bits = (this.bits & ((1 << SHAPE_SHIFT) - 1)) | (index << SHAPE_SHIFT);
   }
   get createdAt(): number {
     return this.createdHi * TIME_SPLIT + this.createdLo;
@@ -120,7 +138,7 @@ export class TaskRecord implements Task {
     if (this.extra?.completedAt !== undefined) return this.extra.completedAt;
     return this.ended ? this.endAt : null;
   }
-  /** null until the task ends; a forced result; or undefined once completed: the seeded text, derived when shown. */
+  /** null until the task ends; a forced result; or undefined once completed: the seeded result, derived when shown. */
   get result(): unknown {
     if (this.extra && 'result' in this.extra) return this.extra.result;
     return this.status === 'completed' ? undefined : null;

@@ -81,8 +81,10 @@ export interface Task {
   readonly priority: Priority;
   readonly model: ModelId;
   readonly status: TaskStatus;
-  /** null until the task ends; a forced result; or undefined once completed: the seeded text, derived when shown. */
+  /** null until the task ends; a forced result; or undefined once completed: the seeded result, derived when shown. */
   readonly result: unknown;
+  /** The shape of its seeded result (an index of rules/results' RESULT_TYPES), where it has one: 0, plain text. */
+  readonly resultType?: number;
   readonly error: TaskError | null;
   readonly inputTokens: number;
   /** Decided at creation from the seed; charged at completion. */

@@ -1,4 +1,3 @@
-import { LOREM_WORDS } from '../model/default-fixtures.js';
 import type { ModelId } from '../model/models.js';
 import { PLANS, type Plan } from '../model/plans.js';
 import { drawnId, intBetween, rngFor } from '../model/random.js';
@@ -11,6 +10,8 @@ import { ApiError } from './errors.js';
 import { WINDOW_MS, currentWindow, retryAfterSeconds, tokensLeft } from './rate-limit.js';
 import { planProgress } from './task-progress.js';
 import { inputTokensFor } from './tokens.js';
+import { taskResult } from './results/index.js';
+import { resultTypeFor } from '../model/result-types.js';
 import { BULK_MIN, settleBulk } from './settle-bulk.js';
 import { settleBySums } from './settle-sums.js';
 import { dropBeyondRetention, end, start } from './task-moves.js';
@@ -84,7 +85,8 @@ export function createTask(
   const { startAt, endAt } = planProgress(rand, now, input.priority, env.timings, effects.slowFactor);
   const plannedOutputTokens = intBetween(rand, outputMin, outputMax);
   const outcome: 'completed' | 'failed' = effects.fail ? 'failed' : 'completed';
-  const fields = { priority: input.priority, model: input.model, status: 'queued' as const, outcome };
+  const resultType = resultTypeFor(input.agent.capabilities, input.description);
+  const fields = { priority: input.priority, model: input.model, status: 'queued' as const, outcome, resultType };
   const plannedCostNano = costOf(inputTokens, plannedOutputTokens, prices);
   const task = new TaskRecord(
     id,
@@ -110,31 +112,13 @@ export function createTask(
 }
 
 /**
- * Seeded output text of a completed task: 1–3 paragraphs of faker's lorem words, drawn from the task's id (itself
- * derived from the seed) with our own generator, since re-seeding faker per task costs ~0.15 ms. It is not stored:
- * views derive it, so 100,000 finished tasks do not keep 100,000 texts in memory.
+ * A task's result as the API shows it: the forced one if any, once completed the seeded result of its shape (derived
+ * here, never stored: its output's token count is the planned output tokens the task is billed), else null.
  */
-function resultFor(task: Task): { output: string } {
-  const rand = rngFor(0, `result:${task.id}`);
-  const words = LOREM_WORDS;
-  const paragraphs: string[] = [];
-  for (let p = intBetween(rand, 1, 3); p > 0; p--) {
-    const sentences: string[] = [];
-    for (let s = intBetween(rand, 3, 6); s > 0; s--) {
-      const picked: string[] = [];
-      for (let w = intBetween(rand, 5, 12); w > 0; w--) picked.push(words[Math.floor(rand() * words.length)] ?? '');
-      const text = picked.join(' ');
-      sentences.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
-    }
-    paragraphs.push(sentences.join(' '));
-  }
-  return { output: paragraphs.join('\n') };
-}
-
-/** A task's result as the API shows it: the forced one if any, the seeded text once completed, else null. */
 export function resultOf(task: Task): unknown {
   if (task.result !== undefined) return task.result;
-  return task.status === 'completed' ? resultFor(task) : null;
+  if (task.status !== 'completed') return null;
+  return taskResult(task.id, task.description, task.resultType ?? 0, task.plannedOutputTokens);
 }
 
 /**

@@ -68,7 +68,7 @@ export function sampleEvent(
     priority: 'normal',
     model: 'model-b',
     status,
-    result: status === 'completed' ? { output: 'A sample result.' } : null,
+    result: status === 'completed' ? { type: 'text', output: 'A sample result.' } : null,
     error: status === 'failed' ? { code: 'task_failed', message: 'The agent could not complete the task.' } : null,
     inputTokens: 0,
     plannedOutputTokens: 0,
