@@ -204,6 +204,24 @@ function replayButton(d) {
   );
 }
 
+// Read defensively: an attempt carries the headers it sent (`headers`, or `request_headers` on a snake_case wire);
+// a record of an older sandbox carries none, and then nothing is shown.
+const sentHeaders = (x) => (x && (x.headers ?? x.request_headers)) || null;
+/** The headers of the newest attempt that kept them (else the delivery's own), any `whsec_` secret masked. */
+function deliveryHeaders(d) {
+  const attempt = [...d.attempts].reverse().find((a) => sentHeaders(a));
+  const headers = sentHeaders(attempt) || sentHeaders(d);
+  if (!headers) return [];
+  const masked = headerText(headers).replace(/whsec_[A-Za-z0-9+/=_-]*/g, 'whsec_…');
+  return [el('h3', {}, 'Headers sent'), el('pre', { id: 'delivery-headers' }, masked)];
+}
+/** The scenario that spoiled the delivery, when the record names it (`scenario` or a list `scenarios`). */
+function deliveryScenario(d) {
+  const named = d.scenario ?? d.scenarios;
+  const text = Array.isArray(named) ? named.join(', ') : named;
+  return text ? [['scenario', text]] : [];
+}
+
 export function openDelivery(id) {
   const last = current();
   const d = last && last.deliveries.find((x) => x.id === id);
@@ -235,10 +253,12 @@ export function openDelivery(id) {
       ['status', d.status],
       ['next attempt', d.next_attempt_at || 'none'],
       ['replay of', d.replay_of || '—'],
+      ...deliveryScenario(d),
     ]),
     replayButton(d),
     el('h3', {}, 'Attempts'),
     el('div', { class: 'scroll' }, t),
+    ...deliveryHeaders(d),
     el('h3', {}, 'Payload'),
     el('pre', { id: 'payload' }, JSON.stringify(d.event, null, 2)),
   ]);

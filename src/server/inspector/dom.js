@@ -49,6 +49,12 @@ function cell(r, c) {
       );
 }
 
+/** A cell names its column, so a row still reads when a narrow screen shows it as a card (the header is hidden). */
+function labelled(td, column) {
+  if (column && column !== '#') td.dataset.label = column;
+  return td;
+}
+
 /** A table; a re-render keeps the keyboard where it was. */
 export function table(id, columns, rows, empty) {
   const body =
@@ -58,7 +64,7 @@ export function table(id, columns, rows, empty) {
           el(
             'tr',
             rowAttrs(r),
-            r.cells.map((c) => cell(r, c)),
+            r.cells.map((c, i) => labelled(cell(r, c), columns[i])),
           ),
         );
   const focused =
