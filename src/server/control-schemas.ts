@@ -73,6 +73,16 @@ const journal = lazy(() => {
       last_request_id: z.string(),
       fix: z.string(),
       account_id: z.string().nullable(),
+      requests: z
+        .array(
+          z.strictObject({ request_id: z.string(), method: z.string(), path: z.string(), status: z.number().int() }),
+        )
+        .describe('The first requests that matched (up to five), as the client sent them and saw the answer.'),
+      duplicate_task_ids: z
+        .array(z.array(z.string()))
+        .optional()
+        .describe('`unsafe-post-retry`: each group is a task, then the tasks its retries created again.'),
+      duplicate_usd: z.number().optional().describe('`unsafe-post-retry`: what the duplicates hold or were charged.'),
     })
     .describe('A finding of the integration audit.');
   return { journalEntry, finding };
@@ -95,6 +105,10 @@ const webhooks = lazy(() => {
     error: z.string().nullable(),
     response: z.string().nullable(),
     duplicate: z.boolean(),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('The headers sent (Standard Webhooks `webhook-*` and content type); never the secret.'),
   });
   const delivery = z
     .strictObject({
@@ -114,6 +128,51 @@ const webhooks = lazy(() => {
     .describe('One webhook message to one endpoint, with its attempts.');
   return { endpoint, delivery };
 });
+
+/** The answers of the assertion routes: marks, verify, spend and the journal's summary. */
+function assertionAnswers() {
+  const usd = z.number();
+  const taskSpend = z.strictObject({
+    task_id: z.string(),
+    account_id: z.string(),
+    status: z.string(),
+    charged_usd: usd,
+    held_usd: usd,
+    refunded_usd: usd,
+    tokens: count,
+  });
+  return {
+    Mark: z.strictObject({ mark: z.string().describe('`mark_…`: pass it as `since`.') }).describe('A new mark.'),
+    Verify: z
+      .strictObject({
+        ok: z.boolean(),
+        matched: count,
+        near_misses: z.array(
+          z.strictObject({
+            request_id: z.string(),
+            diff: z.record(z.string(), z.strictObject({ expected: z.unknown(), actual: z.unknown() })),
+            trace: z.string(),
+          }),
+        ),
+      })
+      .describe('Whether the requests since the mark match the pattern the number of times asked.'),
+    Spend: z
+      .strictObject({
+        usd: usd.describe('Charged plus still held, for the tasks created since the mark.'),
+        charged_usd: usd,
+        held_usd: usd,
+        refunded_usd: usd,
+        tokens: count,
+        tasks: count,
+        by_task: z.array(taskSpend),
+      })
+      .describe('What the tasks created since the mark cost.'),
+    RequestSummary: listOf(
+      z.looseObject({ method: z.string(), path: z.string(), status: z.number().int() }),
+      'method, path template and status of each request: ids normalised, secrets masked, no times',
+    ),
+  };
+}
 
 /** The answers, by the names the OpenAPI document gives them. */
 export const controlAnswerSchemas = lazy(() => {
@@ -167,6 +226,7 @@ export const controlAnswerSchemas = lazy(() => {
     Overview: overview,
     InspectorLive: live,
     Document: z.looseObject({ openapi: z.string() }).describe('An OpenAPI 3.1 document.'),
+    ...assertionAnswers(),
     Error: error,
   };
 });
