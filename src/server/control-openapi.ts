@@ -19,6 +19,7 @@ const CONTROL_ERRORS = {
   request_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 type ControlErrorCode = keyof typeof CONTROL_ERRORS;
 
@@ -30,6 +31,7 @@ const ERROR_TEXT: Record<ControlErrorCode, string> = {
   request_too_large: 'a body over 5 MiB',
   unsupported_media_type: 'a body that is not `application/json`',
   internal_error: 'a fault of the sandbox',
+  service_unavailable: 'a write refused because `--state-sync always` could not save it (with `Retry-After`)',
 };
 
 /** The codes a route can answer. */
@@ -38,7 +40,8 @@ function errorsOf(route: ControlRoute): ControlErrorCode[] {
   const all = Object.keys(CONTROL_ERRORS) as ControlErrorCode[];
   // A record named in the path, or a route whose body names one, can be missing.
   const mayMiss = route.path.includes('{') || route.body !== undefined;
-  return all.filter((c) => c !== 'not_found' || mayMiss);
+  // Only a write can fail to be saved.
+  return all.filter((c) => (c !== 'not_found' || mayMiss) && (c !== 'service_unavailable' || route.method !== 'get'));
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -36,7 +36,9 @@ describe('the corpus of client behaviours', () => {
   it('holds at least 30 clients, and for every rule a naive client that breaks it and a careful one', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(30);
     expect(new Set(CORPUS.map((c) => c.name)).size).toBe(CORPUS.length);
-    for (const { rule } of AUDIT_RULES) {
+    // The handler-… rules judge a webhook handler, not an API client: test/webhooks/kit.test.ts holds a handler that
+    // breaks each and a careful one that stays clean.
+    for (const { rule } of AUDIT_RULES.filter((r) => !r.rule.startsWith('handler-'))) {
       expect(
         CORPUS.some((c) => c.kind === 'naive' && c.expect.includes(rule)),
         rule,

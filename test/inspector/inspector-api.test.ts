@@ -35,10 +35,12 @@ describe('GET /__sandbox/overview and the inspector page (no browser)', () => {
     expect(
       [...html.matchAll(/<script([^>]*)>/g)].every(([, attrs]) => /src=|type="application\/json"/.test(attrs!)),
     ).toBe(true);
-    // The page's script and every module it imports, followed from inspector.js: each is served as JavaScript and
-    // parses as a module (`node --check`: compiled, not run), and together they are the .js files of the folder.
+    // The page's scripts (uplot.js, from the package, aside) and every module they import: each is served as
+    // JavaScript and parses (`node --check`: compiled, not run), and together they are the .js files of the folder.
     const served = new Set<string>();
-    const queue = ['inspector.js'];
+    const queue = [...html.matchAll(/src="inspector\/([\w-]+\.js)"/g)]
+      .map((m) => m[1]!)
+      .filter((f) => f !== 'uplot.js');
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       if (served.has(file)) continue;
       served.add(file);

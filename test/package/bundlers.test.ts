@@ -59,7 +59,7 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the package in a browse
     }
   }
 
-  const EXPECTED = { agents: 200, plan: 'free', scenarios: 15, sameEntry: true, listen: 'invalid_request' };
+  const EXPECTED = { agents: 200, plan: 'free', scenarios: 16, sameEntry: true, listen: 'invalid_request' };
 
   it('Vite builds it with no configuration, and it runs in Chromium', async () => {
     const dir = app();
