@@ -48,6 +48,7 @@ const RATE_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+  'X-Sandbox-Request-Id': { $ref: '#/components/headers/X-Sandbox-Request-Id' },
 };
 
 function schemas(): Record<string, unknown> {
@@ -256,6 +257,12 @@ function document(paths: Record<string, Record<string, unknown>>, options: OpenA
           required: false,
           description: 'Seconds to wait before retrying (RFC 9110).',
           schema: { type: 'integer', minimum: 1 },
+        },
+        'X-Sandbox-Request-Id': {
+          required: false,
+          description:
+            "Sandbox extension, on every answer: the journal's id of this request (`req_…`), for `GET /__sandbox/requests/{id}` and the inspector's search.",
+          schema: { type: 'string', pattern: '^req_[0-9]+$' },
         },
       },
       parameters: {
