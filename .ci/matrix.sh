@@ -15,7 +15,7 @@ start=$(date +%s)
 
 LEGS=${LEGS:-node20 node22 node24 msw3}
 leg() { [[ " $LEGS " == *" $1 "* ]]; }
-SUBSET=${SUBSET:-test/package/consumer.test.ts test/package/readme-blocks.test.ts test/package/vitest-helper.test.ts test/cli/cli.test.ts test/cli/cli-start.test.ts test/api/doors.test.ts test/server/server.test.ts}
+SUBSET=${SUBSET:-test/package/consumer.test.ts test/package/readme-blocks.test.ts test/package/testing-helper.test.ts test/cli/cli.test.ts test/cli/cli-start.test.ts test/api/doors.test.ts test/server/server.test.ts}
 if [ $# -gt 0 ]; then FILES=("$@"); else read -r -a FILES <<< "$SUBSET"; fi
 
 # node@N from the npm registry; prints the path of its binary.
