@@ -7,6 +7,7 @@ import { DEFAULT_SEED_AGENTS } from './default-agents.js';
 import { lazyObject } from './lazy.js';
 import { SCOPES } from './scopes.js';
 import { AGENT_WORDS, AUDIENCES, MODEL_NOTES } from './agent-words.js';
+import { CAPABILITIES } from './result-types.js';
 
 /**
  * The scenarios that have a magic key in the default fixtures, in catalogue order (a test checks it against the
@@ -61,20 +62,6 @@ const DEFAULT_AGENT_COUNT = 24;
 const CATALOG_FROM = '2025-01-01T00:00:00.000Z';
 const CATALOG_TO = '2025-12-31T23:59:59.000Z';
 
-const CAPABILITIES = [
-  'summarization',
-  'translation',
-  'code-generation',
-  'code-review',
-  'data-extraction',
-  'classification',
-  'research',
-  'copywriting',
-  'question-answering',
-  'sql',
-  'sentiment-analysis',
-  'planning',
-] as const;
 /** The closing remark of a description: how the agent works. */
 const TRAITS = [
   'Flags anything it is unsure about.',

@@ -4,9 +4,8 @@
  * agent's capabilities and its description (so a restored state derives it again instead of storing it).
  */
 
-/** The `type` tags of results, in the order of their index; index 0, 'text', is the shape of no capability. */
-export const RESULT_TYPES = [
-  'text',
+/** The capabilities of the default catalogue, each with a result shape of its own (the catalogue draws from them). */
+export const CAPABILITIES = [
   'summarization',
   'translation',
   'code-generation',
@@ -20,6 +19,9 @@ export const RESULT_TYPES = [
   'sentiment-analysis',
   'planning',
 ] as const;
+
+/** The `type` tags of results, in the order of their index; index 0, 'text', is the shape of no capability. */
+export const RESULT_TYPES = ['text', ...CAPABILITIES] as const;
 
 export type ResultType = (typeof RESULT_TYPES)[number];
 
