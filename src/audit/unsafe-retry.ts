@@ -44,8 +44,10 @@ export function observeUnsafePost(
   const earlier = posts.pending.get(body);
   const retry = earlier !== undefined && now - earlier.at <= UNSAFE_RETRY_WINDOW_MS;
   if (earlier && !retry) posts.pending.delete(body);
-  const task = createdTask(status, response);
   const uncertain = status >= 500 || status === 0 || (response?.delayMs ?? 0) > 0;
+  // The answer is read for its task id only when the POST is remembered: most POSTs are neither retries nor uncertain.
+  if (!retry && !(uncertain && !hasKey)) return false;
+  const task = createdTask(status, response);
   if (retry) {
     if (task) earlier.taskIds.push(task);
     if (uncertain) earlier.at = now;
