@@ -1,5 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { parseWebhooksCli } from '../../src/cli/webhooks-args.js';
 import { UsageError } from '../../src/index.js';
 import { CLI, ensureBuilt } from '../support/built.js';
 import { startReceiver } from './receiver.js';
+import { startCliWithWebhook } from './cli-process.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
 
@@ -119,25 +119,15 @@ describe('CLI: agent-work-sandbox webhooks send', () => {
 });
 
 describe('CLI: agent-work-sandbox webhooks trigger', () => {
-  let child: ChildProcess | undefined;
   let hook: Awaited<ReturnType<typeof startReceiver>>;
   let server: string;
+  let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     hook = await startReceiver([204]);
-    child = spawn(process.execPath, [CLI, '--port', '0', '--quiet', '--clock', 'manual', '--webhook', hook.url], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-    server = line
-      .toString()
-      .trim()
-      .replace(/\/api\/v1$/, '');
+    ({ origin: server, stop } = await startCliWithWebhook(hook.url, ['--clock', 'manual']));
   }, 60_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+    await stop?.();
     await hook.close();
   });
 

@@ -1,33 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../src/cli/args.js';
 import { startReceiver } from './receiver.js';
 import { verify } from './helpers.js';
-import { CLI, ensureBuilt } from '../support/built.js';
+import { startCliWithWebhook } from './cli-process.js';
 
-let child: ChildProcess | undefined;
+let stop: (() => Promise<void>) | undefined;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
 let base: string;
 
 beforeAll(async () => {
-  ensureBuilt();
   hook = await startReceiver();
-  child = spawn(process.execPath, [CLI, '--port', '0', '--quiet', '--webhook', hook.url], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  base = line
-    .toString()
-    .trim()
-    .replace(/\/api\/v1$/, '');
+  ({ origin: base, stop } = await startCliWithWebhook(hook.url));
 }, 60_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  }
+  await stop?.();
   await hook?.close();
 });
 
