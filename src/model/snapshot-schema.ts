@@ -119,6 +119,7 @@ const webhooks = lazy(() => {
         badSignature: z.boolean(),
         staleTimestamp: z.boolean().default(false),
         duplicates: z.boolean(),
+        scenario: z.string().nullable().default(null),
       }),
     ),
     low: z.array(z.string()),

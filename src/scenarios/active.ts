@@ -128,4 +128,16 @@ export class ActiveScenarios {
     for (const name of fromHeader) apply(name, {});
     return names.length === 0 ? NONE : { effects, names };
   }
+
+  /**
+   * What reaches an account's webhook deliveries: the effects of the sandbox-wide and account scenarios (a key scope
+   * or a header cannot reach a message sent outside any request), and the names of those that act on webhooks, each
+   * once, so a delivery can say which scenario spoiled it.
+   */
+  resolveWebhooks(accountId: string, seed: number): Resolved {
+    const resolved = this.resolve(accountId, undefined, [], seed, 0);
+    if (resolved.names.length === 0) return resolved;
+    const names = [...new Set(resolved.names)].filter((name) => findScenario(name)?.reaches === 'webhooks');
+    return { effects: resolved.effects, names };
+  }
 }

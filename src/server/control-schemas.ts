@@ -122,6 +122,10 @@ const webhooks = lazy(() => {
       attempts: z.array(attempt),
       next_attempt_at: timestamp.nullable(),
       replay_of: z.string().nullable(),
+      scenario: z
+        .string()
+        .nullable()
+        .describe('The webhook scenario that spoiled the delivery (several joined by `, `), or null.'),
       created_at: timestamp,
       event: z.looseObject({ id: z.string(), type: z.string(), created_at: timestamp, data: z.looseObject({}) }),
     })

@@ -10,7 +10,6 @@ import { SandboxError } from '../errors.js';
 import { PLANS } from '../model/plans.js';
 import { hash53, seededId } from '../model/random.js';
 import type { WebhookSnapshot } from '../model/snapshot-schema.js';
-import type { Effects } from '../rules/effects.js';
 import type { TaskEvent } from '../rules/tasks.js';
 import { initialEndpoints, newEndpoint, savedEndpoints, testTargets } from './endpoints.js';
 import { creditsLowEvent, sampleEvent, taskEvent, type WebhookEvent, type WebhookEventType } from './events.js';
@@ -18,7 +17,8 @@ import { deliverEvent, type DeliverOptions, type DeliverReport, type DeliverTarg
 import { accountOfEvent as accountOf, buildEvent, checkedEventType, type WebhookEventOptions } from './kit-event.js';
 import { signEvent, type SignedWebhook, type WebhookSignOptions } from './kit-sign.js';
 import { refusedUrl } from './url-guard.js';
-import { deliveryView, DeliveryJournal, endpointView, newDelivery, type Delivery, type Endpoint } from './journal.js';
+import { deliveryView, DeliveryJournal, endpointView, newDelivery } from './journal.js';
+import type { Delivery, Endpoint, InForce } from './journal.js';
 import { DeliveryLoop } from './loop.js';
 import { webhookSettings, type WebhookSettings } from './settings.js';
 import { secretBytes } from './signature.js';
@@ -105,9 +105,10 @@ export class WebhookDispatcher implements SandboxWebhooks {
     if (targets.length === 0) return;
     const event = build(this.nextEventId());
     const body = JSON.stringify(event);
-    const effects = this.effectsFor(accountId);
+    const inForce = this.inForce(accountId);
+    const { effects } = inForce;
     for (const endpoint of targets) {
-      const d = this.enqueue(endpoint, event, body, effects, null, at);
+      const d = this.enqueue(endpoint, event, body, inForce, null, at);
       if (effects.webhookDelayMs)
         this.loop.schedule(d, at + effects.webhookDelayMs + this.jitter(d, effects.webhookDelayJitterMs ?? 0));
     }
@@ -118,8 +119,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
     return seededId('evt', this.engine.seed, `webhook-event:${String(++this.counters.event)}`);
   }
 
-  private effectsFor(accountId: string): Effects {
-    return this.engine.scenarios.resolve(accountId, undefined, [], this.engine.seed, 0).effects;
+  private inForce(accountId: string): InForce {
+    return this.engine.scenarios.resolveWebhooks(accountId, this.engine.seed);
   }
 
   private jitter(d: Delivery, max: number): number {
@@ -130,12 +131,12 @@ export class WebhookDispatcher implements SandboxWebhooks {
     endpoint: Endpoint,
     event: WebhookEvent,
     body: string,
-    effects: Effects,
+    inForce: InForce,
     replayOf: string | null,
     at: number,
   ): Delivery {
     const id = seededId('dlv', this.engine.seed, `webhook-delivery:${String(++this.counters.delivery)}`);
-    const d = newDelivery(id, endpoint, { event, body, replayOf, at }, effects);
+    const d = newDelivery(id, endpoint, { event, body, replayOf, at }, inForce);
     this.loop.schedule(d, at);
     this.journal.add(d);
     return d;
@@ -177,7 +178,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
       endpoint,
       original.event,
       original.body,
-      this.effectsFor(endpoint.accountId),
+      this.inForce(endpoint.accountId),
       original.id,
       this.engine.clock.now(),
     );
@@ -213,7 +214,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const sent = targets.flatMap((endpoint) => {
       const event = build(endpoint);
       return event
-        ? [this.enqueue(endpoint, event, JSON.stringify(event), this.effectsFor(endpoint.accountId), null, now)]
+        ? [this.enqueue(endpoint, event, JSON.stringify(event), this.inForce(endpoint.accountId), null, now)]
         : [];
     });
     await this.flush();

@@ -34,6 +34,14 @@ export interface Delivery {
   badSignature: boolean;
   staleTimestamp: boolean;
   duplicates: boolean;
+  /** The webhook scenarios in force when it was made (names joined by `, `), or null. */
+  scenario: string | null;
+}
+
+/** The scenarios in force for an account's webhooks: their effects, and the names of those that act on webhooks. */
+export interface InForce {
+  effects: Effects;
+  names: readonly string[];
 }
 
 /** A new pending delivery of `message` to `endpoint`, due at `message.at`, spoiled as the scenarios in force say. */
@@ -41,7 +49,7 @@ export function newDelivery(
   id: string,
   endpoint: Endpoint,
   message: { event: WebhookEvent; body: string; replayOf: string | null; at: number },
-  effects: Effects,
+  { effects, names }: InForce,
 ): Delivery {
   return {
     id,
@@ -58,6 +66,7 @@ export function newDelivery(
     badSignature: effects.webhookBadSignature === true,
     staleTimestamp: effects.webhookStaleTimestamp === true,
     duplicates: effects.webhookDuplicates === true,
+    scenario: names.length > 0 ? names.join(', ') : null,
   };
 }
 
@@ -134,6 +143,7 @@ export class DeliveryJournal {
         badSignature: d.badSignature,
         staleTimestamp: d.staleTimestamp,
         duplicates: d.duplicates,
+        scenario: d.scenario,
       }));
   }
 
@@ -142,12 +152,13 @@ export class DeliveryJournal {
     this.byId.clear();
     const pending: Delivery[] = [];
     for (const s of saved) {
-      // A state file of an earlier version has no headers nor staleTimestamp.
+      // A state file of an earlier version has no headers, staleTimestamp nor scenario.
       const d: Delivery = {
         ...s,
         event: JSON.parse(s.body) as WebhookEvent,
         attempts: s.attempts.map((a) => ({ ...a, headers: { ...a.headers } })),
         staleTimestamp: Boolean(s.staleTimestamp as boolean | undefined),
+        scenario: s.scenario ?? null,
       };
       if (d.status === 'pending') {
         d.dueAt ??= now;
@@ -175,6 +186,7 @@ export function deliveryView(d: Delivery): WebhookDelivery {
     attempts: d.attempts.map((a) => ({ ...a, headers: { ...a.headers } })),
     nextAttemptAt: d.status === 'pending' && d.dueAt !== null ? iso(d.dueAt) : null,
     replayOf: d.replayOf,
+    scenario: d.scenario,
     createdAt: iso(d.createdAt),
     event: JSON.parse(d.body) as WebhookEvent,
   };

@@ -75,6 +75,11 @@ export interface WebhookDelivery {
   nextAttemptAt: string | null;
   /** The delivery this one replays. */
   replayOf: string | null;
+  /**
+   * The webhook scenario that spoiled this delivery (`webhook-bad-signature`, …), taken when it was queued; several
+   * in force are named in the order they were applied, joined by `, `. Null when none was.
+   */
+  scenario: string | null;
   createdAt: string;
   event: WebhookEvent;
 }

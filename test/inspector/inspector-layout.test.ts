@@ -2,7 +2,8 @@
  * The inspector's layout at 1280×800 and 390×844, in light and dark: no table cell is cut (every table fits the width
  * of its card, on a phone by reading each row as a card), the decision trace reads on a phone without a nested
  * scroller (the failing step is on the page, not hidden in an inner box), and the Replay and Send test event buttons
- * are on screen without scrolling sideways.
+ * are on screen without scrolling sideways. A delivery's detail shows the headers it sent and the webhook scenario that
+ * spoiled it (none for a delivery no scenario touched).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,6 +183,28 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector layout (h
     try {
       expect(await page.locator('#delivery-headers').count()).toBe(0);
       expect(await page.locator('#detail').innerText()).not.toMatch(/scenario\s/);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+  it('a delivery sent under a webhook scenario names it in its detail; one sent under none names no scenario', async () => {
+    const plain = sandbox.webhooks.deliveries()[0]!;
+    const undo = sandbox.useScenario('webhook-stale-timestamp', { accountId: 'acc_acme' });
+    const [spoiled] = await sandbox.webhooks.test({ accountId: 'acc_acme' });
+    undo();
+    expect([plain.scenario, spoiled!.scenario]).toEqual([null, 'webhook-stale-timestamp']);
+    const page = await browser.newPage({ locale: 'en-US', viewport: SIZES[0] });
+    const detailOf = async (id: string) => {
+      await page.locator(`#deliveries tbody tr[data-delivery="${id}"]`).click();
+      await expect.poll(() => page.locator('#detail-title').innerText()).toContain(id);
+      const text = await page.locator('#detail .facts').innerText();
+      await page.locator('#detail-close').click();
+      return text;
+    };
+    try {
+      await page.goto(`${server.url}/__sandbox/`);
+      expect(await detailOf(spoiled!.id)).toMatch(/scenario\s+webhook-stale-timestamp/);
+      expect(await detailOf(plain.id)).not.toMatch(/scenario|null/);
     } finally {
       await page.close();
     }

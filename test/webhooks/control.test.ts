@@ -1,32 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/index.js';
-import { overSocket, keyOf, type Door } from '../support/doors.js';
-import { startReceiver } from './receiver.js';
+import { keyOf, type Door } from '../support/doors.js';
+import { served, type Served } from './served.js';
 import { verify } from './helpers.js';
 
 let door: Door;
-let control: string;
-let hook: Awaited<ReturnType<typeof startReceiver>>;
+let hook: Served['hook'];
+let req: Served['req'];
+let close: Served['close'];
 
 beforeAll(async () => {
-  door = await overSocket({ clock: 'manual' });
-  control = door.baseUrl.replace(/\/api\/v1$/, '/__sandbox');
-  hook = await startReceiver([500, 204]);
+  ({ door, hook, req, close } = await served([500, 204]));
 });
-afterAll(async () => {
-  await door.close();
-  await hook.close();
-});
-
-async function req(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${control}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+afterAll(() => close());
 
 describe('control API: webhooks', () => {
   let endpoint: { id: string; url: string; secret: string };

@@ -2,9 +2,9 @@ import { WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIO_NAMES } from '../../src/index.js';
 import { auditMatchers } from '../../src/matchers.js';
-import { overSocket, type Door } from '../support/doors.js';
 import { createTask, manualSandbox, receiver, verify, verifyingEndpoint } from './helpers.js';
 import { startReceiver } from './receiver.js';
+import { served, type Served } from './served.js';
 
 expect.extend(auditMatchers);
 
@@ -100,38 +100,24 @@ describe('webhook-stale-timestamp and the handler audit on live deliveries', () 
 });
 
 describe('control API: POST /__sandbox/webhooks/trigger', () => {
-  let door: Door;
-  let control: string;
-  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let s: Served;
   beforeAll(async () => {
-    door = await overSocket({ clock: 'manual' });
-    control = door.baseUrl.replace(/\/api\/v1$/, '/__sandbox');
-    hook = await startReceiver([204]);
+    s = await served([204]);
   });
-  afterAll(async () => {
-    await door.close();
-    await hook.close();
-  });
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${control}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, json: await res.json() };
-  };
+  afterAll(() => s.close());
+  const post = (path: string, body: unknown) => s.req('POST', path, body);
 
   it('sends the event to the endpoints and answers { data: deliveries } with the headers sent', async () => {
-    const { json: endpoint } = await post('/accounts/acc_demo/webhooks', { url: hook.url });
+    const { json: endpoint } = await post('/accounts/acc_demo/webhooks', { url: s.hook.url });
     const res = await post('/webhooks/trigger', { type: 'credits.low', account_id: 'acc_demo' });
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(1);
     expect(res.json.data[0].attempts[0].headers['webhook-id']).toBe(res.json.data[0].event.id);
-    expect(verify(endpoint.secret, hook.received.at(-1)!)).toMatchObject({ type: 'credits.low' });
+    expect(verify(endpoint.secret, s.hook.received.at(-1)!)).toMatchObject({ type: 'credits.low' });
   });
 
   it('an unknown type, task or field is a 400/404 in the error shape, and sends nothing', async () => {
-    const before = hook.received.length;
+    const before = s.hook.received.length;
     for (const [body, status] of [
       [{ type: 'task.exploded' }, 400],
       [{ type: 'task.created', task_id: 'task_nope' }, 404],
@@ -142,6 +128,6 @@ describe('control API: POST /__sandbox/webhooks/trigger', () => {
       expect(res.status).toBe(status);
       expect(Object.keys(res.json.error)).toEqual(['code', 'message']);
     }
-    expect(hook.received.length).toBe(before);
+    expect(s.hook.received.length).toBe(before);
   });
 });
