@@ -4,7 +4,7 @@ import { STRIDE, stepIndex, type RawTrace } from '../core/trace.js';
 import type { PlainRequest, PlainResponse } from '../core/types.js';
 import { maskKeys } from '../core/mask.js';
 import { nanoToUsd } from '../model/money.js';
-import type { EntryFacts } from '../core/journal-store.js';
+import type { EntryFacts } from '../core/journal.js';
 import { hash53 } from '../model/random.js';
 import type { State } from '../model/state.js';
 import {

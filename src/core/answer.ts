@@ -8,7 +8,7 @@ import { requestId } from './journal.js';
 import type { Reply } from './routes.js';
 import { addStep, traceHeader, type RawTrace } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
-import type { EntryFacts } from './journal-store.js';
+import type { EntryFacts } from './journal.js';
 
 /** How every answer of the request core ends (src/core/handle.ts): its common headers, the journal, the audit. */
 

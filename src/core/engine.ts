@@ -4,7 +4,7 @@ import type { TaskEnv } from '../rules/tasks.js';
 import type { ActiveScenarios } from '../scenarios/active.js';
 import type { PlainRequest, PlainResponse } from './types.js';
 import type { Journal } from './journal.js';
-import type { EntryFacts } from './journal-store.js';
+import type { EntryFacts } from './journal.js';
 
 /** Everything the request core works on: one sandbox's state, clock, scenarios and journal. */
 export interface Engine extends TaskEnv {

@@ -1,7 +1,19 @@
 import { maskedHeaders, maskKeys } from './mask.js';
-import { JournalStore, type EntryFacts, type StoredEntry } from './journal-store.js';
-import { formatTrace, type TraceStep } from './trace.js';
+import { formatTrace, type RawTrace, type TraceStep } from './trace.js';
 import type { PlainRequest, PlainResponse } from './types.js';
+
+/** What the request core learned of one request, as the journal and the audit receive it. */
+export interface EntryFacts {
+  id: number;
+  at: number;
+  basePath: string;
+  status: number;
+  code: string | null;
+  keyId: string | null;
+  accountId: string | null;
+  scenarios: string[];
+  trace: RawTrace;
+}
 
 /** One handled request. */
 export interface JournalEntry {
@@ -19,6 +31,8 @@ export interface JournalEntry {
   accountId: string | null;
   /** Names of the scenarios in force for the request. */
   scenarios: string[];
+  /** Milliseconds the sandbox held the answer before sending it (a `latency` scenario's delay); 0 when none. */
+  latencyMs: number;
   /** The steps that decided the answer, in order. */
   trace: TraceStep[];
   /** What was sent (keys masked; body cut at 16 KiB). */
@@ -34,16 +48,31 @@ export function requestId(n: number): string {
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
+/**
+ * One recorded request, as the core handed it over: its facts and the objects it was asked and answered with, held by
+ * reference (none of them changes once answered). Nothing is copied, masked or formatted until the journal is read.
+ */
+interface Recorded {
+  seq: number;
+  facts: EntryFacts;
+  method: string;
+  path: string;
+  query: string;
+  headers: PlainRequest['headers'];
+  body: string;
+  /** Undefined when nothing was answered: a failed connection, or the user's own handlers answered. */
+  response: PlainResponse | undefined;
+  latencyMs: number;
+}
+
 /** A bounded journal of handled requests: a ring buffer, oldest dropped first. */
 export class Journal {
-  private store: JournalStore;
+  private entries: (Recorded | undefined)[] = [];
   private next = 0;
   private seq = 0;
   private changes = 0;
 
-  constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
-    this.store = new JournalStore(Math.max(0, capacity));
-  }
+  constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {}
 
   /** Bumped by every record and clear: an unchanged version means an unchanged journal (the inspector's 304). */
   get version(): number {
@@ -55,12 +84,21 @@ export class Journal {
     return Math.min(this.seq, this.capacity);
   }
 
-  /** Records one request into the journal's columns: its texts and numbers, its bodies by reference, no door object. */
   record(facts: EntryFacts, request: PlainRequest, response: PlainResponse | undefined): void {
     if (this.capacity <= 0) return;
     this.seq += 1;
     this.changes += 1;
-    this.store.write(this.next, this.seq, facts, request, response);
+    this.entries[this.next] = {
+      seq: this.seq,
+      facts,
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers: request.headers,
+      body: request.body,
+      response: response?.networkError ? undefined : response,
+      latencyMs: response?.delayMs ?? 0,
+    };
     this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
   }
 
@@ -68,8 +106,8 @@ export class Journal {
   list(newest = Infinity): JournalEntry[] {
     const out: JournalEntry[] = [];
     for (let i = Math.max(0, this.capacity - newest); i < this.capacity; i++) {
-      const slot = (this.next + i) % this.capacity;
-      if (this.store.has(slot)) out.push(view(this.store.read(slot)));
+      const recorded = this.entries[(this.next + i) % this.capacity];
+      if (recorded) out.push(view(recorded));
     }
     return out;
   }
@@ -81,9 +119,9 @@ export class Journal {
   summaries(limit = Infinity, keep?: (e: SummaryFields) => boolean): JournalSummary[] {
     const out: JournalSummary[] = [];
     for (let i = this.capacity - 1; i >= 0 && out.length < limit; i--) {
-      const slot = (this.next + i) % this.capacity;
-      if (!this.store.has(slot)) continue;
-      const summary = summaryView(this.store.summary(slot));
+      const recorded = this.entries[(this.next + i) % this.capacity];
+      if (!recorded) continue;
+      const summary = summaryView(recorded);
       if (!keep || keep(summary)) out.push(summary);
     }
     return out;
@@ -91,14 +129,12 @@ export class Journal {
 
   /** One entry by its request id (`req_…`), if the journal still holds it. */
   get(id: string): JournalEntry | undefined {
-    for (let slot = 0; slot < this.capacity; slot++) {
-      if (this.store.has(slot) && requestId(this.store.idAt(slot)) === id) return view(this.store.read(slot));
-    }
-    return undefined;
+    const recorded = this.entries.find((e) => e !== undefined && requestId(e.facts.id) === id);
+    return recorded && view(recorded);
   }
 
   clear(): void {
-    this.store = new JournalStore(Math.max(0, this.capacity));
+    this.entries = [];
     this.next = 0;
     this.seq = 0;
     this.changes += 1;
@@ -150,27 +186,49 @@ export type SummaryFields = Pick<
   'seq' | 'method' | 'path' | 'status' | 'code' | 'keyId' | 'accountId' | 'scenarios'
 >;
 
-function summaryView(e: Omit<StoredEntry, 'request' | 'response' | 'trace'>): JournalSummary {
+function summaryView(e: Recorded): JournalSummary {
+  const { facts } = e;
   return {
-    id: requestId(e.id),
+    id: requestId(facts.id),
     seq: e.seq,
-    time: new Date(e.at).toISOString(),
+    time: new Date(facts.at).toISOString(),
     method: maskKeys(e.method),
-    path: maskKeys(e.basePath + e.path + (e.query ? `?${e.query}` : '')),
-    status: e.status,
-    code: e.code,
-    keyId: e.keyId,
-    accountId: e.accountId,
-    scenarios: e.scenarios,
+    path: maskKeys(facts.basePath + e.path + (e.query ? `?${e.query}` : '')),
+    status: facts.status,
+    code: facts.code,
+    keyId: facts.keyId,
+    accountId: facts.accountId,
+    scenarios: facts.scenarios,
+    latencyMs: e.latencyMs,
   };
 }
 
-function view(e: StoredEntry): JournalEntry {
+/** Bodies in the journal's entries are cut at this many characters. */
+const BODY_LIMIT = 16 * 1024;
+const cut = (body: string) => (body.length > BODY_LIMIT ? body.slice(0, BODY_LIMIT) : body);
+
+function view(e: Recorded): JournalEntry {
   const res = e.response;
   return {
     ...summaryView(e),
-    trace: formatTrace(e.trace, maskKeys),
-    request: { headers: maskedHeaders(e.request.headers), body: maskKeys(e.request.body) },
-    response: res ? { headers: maskedHeaders(res.headers), body: maskKeys(res.body) } : null,
+    trace: formatTrace(e.facts.trace, maskKeys),
+    request: { headers: maskedHeaders(plainHeaders(e.headers)), body: maskKeys(cut(e.body)) },
+    response: res ? { headers: maskedHeaders(res.headers), body: maskKeys(cut(res.body)) } : null,
   };
+}
+
+/** A door's headers as one record: node's object (a list's values joined by ", "), a `Headers`, or none. */
+export function plainHeaders(headers: PlainRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
+    (headers as Headers).forEach((value, name) => (out[name] = value));
+    return out;
+  }
+  const record = headers as Record<string, string | string[] | undefined>;
+  for (const name in record) {
+    const value = record[name];
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }
