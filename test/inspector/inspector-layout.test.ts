@@ -57,6 +57,8 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector layout (h
       });
     }
     await api('/ext/agents/agt_nope', 'ak_demo_globex_admin');
+    // A latency column with a value in it (the scenario's default 500 ms, real time).
+    await api('/ext/usage', 'ak_demo_acme_admin', { headers: { 'X-Sandbox-Scenario': 'latency' } });
     sandbox.clock.advance('10s');
     await sandbox.webhooks.flush();
     browser = await launchChromium();

@@ -3,7 +3,7 @@
  * Intl refuses (uPlot used to throw "Invalid language tag" as it loaded, leaving the charts blank). Each chart must draw
  * on a direct load of #panel-charts, under that tag and a normal locale, in light and dark, at 1280×800 and 390×844.
  * A direct load draws every chart (its canvas holds pixels) within a bounded wait, load after load. The request list,
- * under the same page: its id and account columns, and the search by request id.
+ * under the same page: its id, account and latency columns, and the search by request id.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,10 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')(
       server = await sandbox.listen({ port: 0 });
       for (let i = 0; i < 3; i++)
         await fetch(`${server.url}/api/v1/ext/agents`, { headers: { Authorization: 'Bearer ak_demo_acme_admin' } });
+      // req_000004: held 500 ms (real time) by the latency scenario's default delay.
+      await fetch(`${server.url}/api/v1/ext/agents`, {
+        headers: { Authorization: 'Bearer ak_demo_acme_admin', 'X-Sandbox-Scenario': 'latency' },
+      });
       browser = await launchChromium();
     }, 60_000);
     afterAll(async () => {
@@ -119,6 +123,24 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')(
         await page.locator('#f-id').press('Enter');
         await page.locator('#detail[open]').waitFor({ timeout: 10_000 });
         expect(await page.locator('#detail').innerText()).toContain('/api/v1/ext/agents');
+      } finally {
+        await page.close();
+      }
+    }, 60_000);
+
+    it('the request list shows the latency a scenario held each answer: 500 ms under latency, — without', async () => {
+      const page = await browser.newPage({ viewport: SIZES[0] });
+      try {
+        await page.goto(`${server.url}/__sandbox/`);
+        const held = page.locator('#requests tbody tr[data-id="req_000004"] td[data-label="latency"]');
+        await held.waitFor({ timeout: 10_000 });
+        expect(await page.locator('#requests thead').innerText()).toMatch(/key\s+latency\s+scenarios/);
+        expect(await held.innerText()).toBe('500 ms');
+        for (const id of ['req_000001', 'req_000002', 'req_000003'])
+          expect(await page.locator(`#requests tbody tr[data-id="${id}"] td[data-label="latency"]`).innerText()).toBe(
+            '—',
+          );
+        expect(await page.locator('#requests tbody tr[data-id="req_000004"]').innerText()).toContain('latency');
       } finally {
         await page.close();
       }

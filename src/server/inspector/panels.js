@@ -38,12 +38,15 @@ function renderScenarios(o) {
   );
 }
 
+/** How long the sandbox held the answer (a `latency` scenario's delay): `500 ms`, or `—` when it did not. */
+const latency = (ms) => (typeof ms === 'number' && ms > 0 ? Math.round(ms * 10) / 10 + ' ms' : '—');
+
 function renderRequests(o) {
   $('request-count').textContent = o.requests.length + ' shown of ' + o.request_count + ' · newest first';
   if (!changed('requests', o.requests)) return;
   table(
     'requests',
-    ['id', 'time', 'method', 'path', 'status', 'code', 'account', 'key', 'scenarios'],
+    ['id', 'time', 'method', 'path', 'status', 'code', 'account', 'key', 'latency', 'scenarios'],
     o.requests.map((r) => ({
       attrs: { 'data-seq': r.seq, 'data-id': r.id },
       mono: [r.id, r.path, r.key_id],
@@ -58,6 +61,7 @@ function renderRequests(o) {
         r.code,
         r.account_id,
         r.key_id,
+        latency(r.latency_ms),
         r.scenarios.join(', ') || '',
       ],
     })),
