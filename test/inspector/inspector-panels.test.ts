@@ -58,6 +58,8 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')('the inspector panels (h
     await api('/ext/agents/agt_nope', 'ak_demo_globex_admin', {
       headers: { 'X-Evil': '<img src=x onerror=alert(1)>' },
     });
+    // An answer held by the latency scenario (its default 500 ms, real time): the request list's latency column.
+    await api('/ext/usage', 'ak_demo_globex_admin', { headers: { 'X-Sandbox-Scenario': 'latency' } });
     // A naive client, for the audit: retries before the rate-limit reset, retries a bad key, posts without a content type.
     sandbox.accounts.update('acc_initech', { limits: { rpm: 2 } });
     for (let i = 0; i < 4; i++) await api('/ext/agents', 'ak_demo_initech_admin');
