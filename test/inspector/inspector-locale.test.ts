@@ -128,7 +128,7 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')(
       }
     }, 60_000);
 
-    it('the request list shows the latency a scenario held each answer: 500 ms under latency, — without', async () => {
+    it('the request list and detail show the latency a scenario held each answer: 500 ms under latency, — without', async () => {
       const page = await browser.newPage({ viewport: SIZES[0] });
       try {
         await page.goto(`${server.url}/__sandbox/`);
@@ -141,6 +141,8 @@ describe.skipIf(process.env.SKIP_BROWSER_TESTS === '1')(
             '—',
           );
         expect(await page.locator('#requests tbody tr[data-id="req_000004"]').innerText()).toContain('latency');
+        await page.locator('#requests tbody tr[data-id="req_000004"]').click();
+        await expect.poll(() => page.locator('#detail .facts').innerText()).toMatch(/latency\s+500 ms/);
       } finally {
         await page.close();
       }

@@ -1,6 +1,6 @@
 // The detail dialog: one request (its decision trace, headers, bodies, a curl) or one webhook delivery.
 import { control } from './api.js';
-import { $, el, showError, statusCell, table } from './dom.js';
+import { $, el, latency, showError, statusCell, table } from './dom.js';
 import { current, refresh } from './live.js';
 
 function fact(pairs) {
@@ -140,6 +140,7 @@ export async function openRequest(ref) {
     ['key', r.key_id],
     ['account', r.account_id],
     ['scenarios', r.scenarios.join(', ') || 'none'],
+    ['latency', latency(r.latency_ms)],
     ...(r.id ? [['id', r.id]] : []),
   ]);
   openDetail(r.method + ' ' + r.path, [

@@ -89,6 +89,8 @@ export function table(id, columns, rows, empty) {
 
 export const usd = (n) => '$' + n.toFixed(n < 1 && n > 0 ? 4 : 2);
 export const time = (iso) => (iso ? iso.slice(11, 19) : null);
+/** How long the sandbox held an answer (`latency_ms`: a `latency` scenario's delay): `500 ms`, or `—` for none. */
+export const latency = (ms) => (typeof ms === 'number' && ms > 0 ? Math.round(ms * 10) / 10 + ' ms' : '—');
 export const statusCell = (s) => el('b', { class: 's' + String(s)[0] }, s === 0 ? 'network error' : s);
 export const tags = (values) =>
   el(

@@ -1,7 +1,7 @@
 // The panels drawn from the live data: scenarios in force, requests, tasks, accounts, keys, agents. A panel whose
 // data has not changed is not rebuilt.
 import { control } from './api.js';
-import { $, changed, el, fillSelect, statusCell, table, tags, time, usd } from './dom.js';
+import { $, changed, el, fillSelect, latency, statusCell, table, tags, time, usd } from './dom.js';
 import { openRequest } from './detail.js';
 import { act } from './live.js';
 
@@ -37,9 +37,6 @@ function renderScenarios(o) {
     o.keys.map((k) => k.id),
   );
 }
-
-/** How long the sandbox held the answer (a `latency` scenario's delay): `500 ms`, or `—` when it did not. */
-const latency = (ms) => (typeof ms === 'number' && ms > 0 ? Math.round(ms * 10) / 10 + ' ms' : '—');
 
 function renderRequests(o) {
   $('request-count').textContent = o.requests.length + ' shown of ' + o.request_count + ' · newest first';
