@@ -119,7 +119,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
   }
 
   private effectsFor(accountId: string): Effects {
-    return this.engine.scenarios.resolve(accountId, undefined, [], this.engine.seed, 0).effects;
+    return this.engine.scenarios.resolve({ accountId, seed: this.engine.seed }).effects;
   }
 
   private jitter(d: Delivery, max: number): number {
