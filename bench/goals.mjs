@@ -39,10 +39,17 @@ function baselineGoals(results, baseline) {
     });
   };
   const other = `sandbox@${baseline}`;
+  const otherBytes = `node:http, bytes of ${baseline}`;
   for (const [route, byConnections] of Object.entries(results.server?.results ?? {}))
-    for (const [c, byServer] of Object.entries(byConnections))
-      if (byServer[SANDBOX] && byServer[other])
-        row(`server CPU per request, ${route}, ${c} conn.`, pairedRatio(byServer[other], byServer[SANDBOX], 'cpuUs'));
+    for (const [c, byServer] of Object.entries(byConnections)) {
+      if (!byServer[SANDBOX] || !byServer[other]) continue;
+      row(`server CPU per request, ${route}, ${c} conn.`, pairedRatio(byServer[other], byServer[SANDBOX], 'cpuUs'));
+      if (byServer[BARE] && byServer[otherBytes])
+        row(
+          `server CPU per request at equal bytes, ${route}, ${c} conn.`,
+          equalBytesRatio(byServer[SANDBOX], byServer[other], byServer[BARE], byServer[otherBytes]),
+        );
+    }
   for (const [request, v] of Object.entries(results.inProcess?.fetch ?? {}))
     if (v.fetch !== undefined && v.baselineFetch !== undefined)
       row(`\`sandbox.fetch\`, ${request}`, v.fetch / v.baselineFetch);
@@ -62,6 +69,19 @@ function baselineGoals(results, baseline) {
 }
 
 const medianOf = (runs, key) => median(runs.map((r) => r[key]));
+
+/**
+ * This build ÷ the baseline in server CPU per request, with what their answers' bytes cost taken out: each round's
+ * ratio divided by node:http's ratio serving the same two sets of bytes in that round; the median of the rounds. The
+ * two builds answer with different bytes (this build's results and agents are longer), which node:http alone pays too.
+ */
+function equalBytesRatio(runs, baselineRuns, bareRuns, bareBaselineRuns) {
+  const n = Math.min(runs.length, baselineRuns.length, bareRuns.length, bareBaselineRuns.length);
+  const ratios = [];
+  for (let i = 0; i < n; i++)
+    ratios.push(runs[i].cpuUs / baselineRuns[i].cpuUs / (bareRuns[i].cpuUs / bareBaselineRuns[i].cpuUs));
+  return median(ratios);
+}
 
 function serverGoals(server, connections, spins) {
   if (!server) return [];

@@ -137,7 +137,22 @@ async function cliServer(cli, extra = []) {
     body: JSON.stringify({ limits: { rpm: 100_000_000, tpm: 100_000_000_000 }, balance_usd: 1_000_000 }),
   });
   if (patch.status !== 200) throw new Error(`PATCH /__sandbox/accounts/acc_demo answered ${patch.status}`);
-  return { url, key: KEY, taskId: await createTaskOver(url), pid: s.child.pid, stop: s.stop };
+  const taskId = await createTaskOver(url);
+  await finished(url, taskId);
+  return { url, key: KEY, taskId, pid: s.child.pid, stop: s.stop };
+}
+
+/**
+ * Waits until a task is finished (the real clock ends a task within seconds): GET /ext/tasks/:id then reads the same
+ * answer in every round of every build, the finished task with its result, as node:http serves it.
+ */
+async function finished(url, taskId, maxMs = 30_000) {
+  for (const until = Date.now() + maxMs; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+    const res = await fetch(`${url}/ext/tasks/${taskId}`, { headers: authHeaders() });
+    const { status } = await res.json();
+    if (status === 'completed' || status === 'failed') return;
+  }
+  throw new Error(`task ${taskId} at ${url} did not finish within ${maxMs / 1000} s`);
 }
 
 /** A server of bench/targets/ that prints `{"url": …}` when listening. */
@@ -149,7 +164,13 @@ async function scriptServer(script, scriptArgs = []) {
 
 const SERVERS = {
   sandbox: () => cliServer('dist/cli.js'),
-  ...(args.baseline ? { [`sandbox@${args.baseline}`]: () => cliServer(`${args.baseline}/dist/cli.js`) } : {}),
+  ...(args.baseline
+    ? {
+        [`sandbox@${args.baseline}`]: () => cliServer(`${args.baseline}/dist/cli.js`),
+        // node:http serving the baseline's answers: what its bytes cost, apart from its code (bench/goals.mjs).
+        [`node:http, bytes of ${args.baseline}`]: () => scriptServer('bench/targets/bare.mjs', [args.baseline]),
+      }
+    : {}),
   // --state exit,1s,always: the sandbox with a state file per --state-sync mode (each in a fresh temporary file).
   ...Object.fromEntries(
     (args.state ? args.state.split(',') : []).map((mode) => [

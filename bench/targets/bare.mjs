@@ -1,13 +1,17 @@
 /**
- * The baseline: a bare node:http server that serves the sandbox's own bytes (taken once from the library) for the
- * three benchmarked requests, behind a Bearer check. A POST's body is read and parsed as JSON before the 201, as
- * issue 16 defines the reference ("bare node:http parsing the JSON and answering 201 with the same bytes").
+ * The reference: a bare node:http server that serves the sandbox's own bytes (taken once from the library) for the
+ * three benchmarked requests, behind a Bearer check (or another build's bytes: see below). A POST's body is read and
+ * parsed as JSON before the 201: bare node:http parsing the JSON and answering 201 with the same bytes.
  * Prints `{"url": …}` on stdout when listening.
  */
 import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sampleAnswers, UNAUTHORIZED } from '../fixtures.mjs';
 
-const { key, agents, task, created } = sampleAnswers();
+// `bare.mjs DIR`: the answers of the build in DIR (the bench's --baseline), to tell what its bytes cost from its code.
+const other = process.argv[2] && (await import(pathToFileURL(resolve(process.argv[2], 'dist/index.js')).href));
+const { key, agents, task, created } = sampleAnswers(other ? other.createSandbox : undefined);
 const expected = `Bearer ${key}`;
 
 // Bodies as Buffers with their Content-Length, headers written in one writeHead: the cheapest answer node:http allows.

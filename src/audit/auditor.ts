@@ -129,7 +129,7 @@ export class Auditor implements AuditObserver {
       subject.blockedCreateOnly = false;
     }
 
-    if (isCreate) this.observeCreate(subject, id, req, status, response, now, trace);
+    if (isCreate) this.observeCreate(subject, facts, req, response);
     else if (req.method === 'GET' && req.path.startsWith(POLL_PREFIX)) {
       const last = subject.polls.get(req.path);
       if (last !== undefined && now - last < MIN_POLL_INTERVAL_MS) this.hit(subject, 'polling-storm', id);
@@ -147,17 +147,10 @@ export class Auditor implements AuditObserver {
     if (accountId !== null) this.observeLimits(subject, id, trace);
   }
 
-  private observeCreate(
-    subject: Subject,
-    id: number,
-    req: PlainRequest,
-    status: number,
-    response: PlainResponse | undefined,
-    now: number,
-    trace: RawTrace,
-  ): void {
+  private observeCreate(subject: Subject, facts: EntryFacts, req: PlainRequest, response: PlainResponse | undefined) {
+    const { id, status, at: now, trace } = facts;
     const hasKey = req.header('idempotency-key') !== undefined;
-    if (observeUnsafePost(subject.unsafe, hash53(req.body), hasKey, status, response, now))
+    if (observeUnsafePost(subject.unsafe, { body: hash53(req.body), hasKey, status, response, now }))
       this.hit(subject, 'unsafe-post-retry', id);
     // The money check as the trace recorded it, before this task held anything: [balance, held, estimated, spendable].
     const balance = stepIndex(trace, 'balance');

@@ -28,19 +28,22 @@ function createdTask(status: number, response: PlainResponse | undefined): strin
   return status === 201 && response ? TASK_ID.exec(response.body)?.[1] : undefined;
 }
 
+/** One POST /ext/tasks as the audit weighs it: its body (hashed), whether it had an Idempotency-Key, its answer. */
+export interface UnsafePost {
+  body: number;
+  hasKey: boolean;
+  status: number;
+  response: PlainResponse | undefined;
+  now: number;
+}
+
 /**
  * Takes one POST /ext/tasks into account; tells whether it is a retry of an uncertain POST of the same body (the
  * finding). An answer is uncertain to the client when it is a 5xx, no answer at all, or a delayed one: a client with a
  * timeout shorter than the delay gives up while the task is created all the same.
  */
-export function observeUnsafePost(
-  posts: UnsafePosts,
-  body: number,
-  hasKey: boolean,
-  status: number,
-  response: PlainResponse | undefined,
-  now: number,
-): boolean {
+export function observeUnsafePost(posts: UnsafePosts, post: UnsafePost): boolean {
+  const { body, hasKey, status, response, now } = post;
   const earlier = posts.pending.get(body);
   const retry = earlier !== undefined && now - earlier.at <= UNSAFE_RETRY_WINDOW_MS;
   if (earlier && !retry) posts.pending.delete(body);

@@ -165,7 +165,7 @@ async function serve(
   }).catch((error: unknown) => {
     throw startError(error, config.host, config.port);
   });
-  printStart(io, config, sandbox, server, restored?.seed ?? config.seed);
+  printStart(io, config, { sandbox, server, seed: restored?.seed ?? config.seed });
   if (!config.quiet) attachRequestLog(server.httpServer, config.log, io.stdout);
   let stopped: Promise<number> | undefined;
   return {
@@ -183,8 +183,16 @@ async function serve(
   };
 }
 
+/** What a start printed: the sandbox, its server and the seed it runs on (a state file's when one was loaded). */
+interface Started {
+  sandbox: Sandbox;
+  server: SandboxServer;
+  seed: number;
+}
+
 /** The start on stdout: the banner (or the base URL alone with --quiet); with --log json, the ready line first. */
-function printStart(io: CliIo, config: CliConfig, sandbox: Sandbox, server: SandboxServer, seed: number): void {
+function printStart(io: CliIo, config: CliConfig, started: Started): void {
+  const { sandbox, server, seed } = started;
   const human = config.quiet
     ? `${server.url}${sandbox.basePath}\n`
     : banner(sandbox, {

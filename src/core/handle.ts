@@ -129,7 +129,13 @@ function identify(engine: Engine, req: PlainRequest, caller: Caller): Identity {
     key = undefined;
   }
   const account = key ? engine.state.accounts.get(key.accountId) : undefined;
-  const resolved = engine.scenarios.resolve(account?.id, key?.id, fromHeader, engine.seed, engine.requestSeq);
+  const resolved = engine.scenarios.resolve({
+    accountId: account?.id,
+    keyId: key?.id,
+    fromHeader,
+    seed: engine.seed,
+    requestSeq: engine.requestSeq,
+  });
   const effects = resolved.effects;
   caller.effects = effects;
   caller.scenarios = resolved.names;

@@ -34,12 +34,11 @@ export interface AssertionScope {
 
 /** A new mark of the state as it is now. */
 export function takeMark(
-  id: string,
   state: State,
-  now: string,
-  requestSeq: number,
+  at: { id: string; now: string; requestSeq: number },
   scope: { accountId?: string; keyId?: string } = {},
 ): Mark {
+  const { id, now, requestSeq } = at;
   if (scope.accountId !== undefined && !state.accounts.has(scope.accountId))
     throw new SandboxError(`No account '${scope.accountId}'.`, 'not_found');
   if (scope.keyId !== undefined && !state.keysById.has(scope.keyId))

@@ -146,20 +146,22 @@ export interface NearMiss {
   diffs: FieldDiff[];
 }
 
-/** The requests closest to matching `pattern` (fewest fields off, newest first among equals), at most `limit`. */
+/** How many near misses a failed request assertion names. */
+const NEAR_MISSES = 3;
+
+/** The requests closest to matching `pattern` (fewest fields off, newest first among equals), at most three. */
 export function nearMisses(
   entries: readonly JournalEntry[],
   pattern: RequestPattern,
   equals: Equals,
   basePath: string,
-  limit = 3,
 ): NearMiss[] {
   const misses: NearMiss[] = [];
   for (const entry of entries) {
     const diffs = diffEntry(entry, pattern, equals, basePath);
     if (diffs.length > 0) misses.push({ entry, diffs });
   }
-  return misses.sort((a, b) => a.diffs.length - b.diffs.length || b.entry.seq - a.entry.seq).slice(0, limit);
+  return misses.sort((a, b) => a.diffs.length - b.diffs.length || b.entry.seq - a.entry.seq).slice(0, NEAR_MISSES);
 }
 
 /** How many matching requests an assertion wants (none given: at least one). */

@@ -26,6 +26,8 @@ export type TraceStepName =
 export type TraceOutcome = 'pass' | 'fail' | 'skip' | 'applied';
 
 type Raw = string | number | boolean | null | undefined;
+/** Up to four raw figures of a step. */
+type RawFigures = [a?: Raw, b?: Raw, c?: Raw, d?: Raw];
 
 /**
  * The steps of one request as recorded on the hot path, in the order they were decided: one flat array, six slots a
@@ -38,16 +40,8 @@ export type RawTrace = Raw[];
 export const STRIDE = 6;
 
 /** Records one step. */
-export function addStep(
-  trace: RawTrace,
-  step: TraceStepName,
-  outcome: TraceOutcome,
-  a?: Raw,
-  b?: Raw,
-  c?: Raw,
-  d?: Raw,
-): void {
-  trace.push(step, outcome, a, b, c, d);
+export function addStep(trace: RawTrace, step: TraceStepName, outcome: TraceOutcome, ...figures: RawFigures): void {
+  trace.push(step, outcome, figures[0], figures[1], figures[2], figures[3]);
 }
 
 type Figures = NonNullable<TraceStep['figures']>;
@@ -80,7 +74,7 @@ interface StepFigures {
   query: [name: string, message: string];
 }
 
-type Format<S extends TraceStepName> = (outcome: TraceOutcome, ...figures: StepFigures[S]) => Formatted;
+type Format<S extends TraceStepName> = (outcome: TraceOutcome, figures: StepFigures[S]) => Formatted;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const usd = (nano: number) => Number(nanoToUsd(nano).toFixed(9));
@@ -98,22 +92,22 @@ const KEY_FAILURES: Record<string, string> = {
 /** How each step's tuple reads: the detail sentence and the figures that mattered. */
 const FORMATS: { [S in TraceStepName]: Format<S> } = {
   // key: pass [keyId, accountId] | fail [reason, maskedKey]
-  key: (o, a, b): Formatted =>
+  key: (o, [a, b]): Formatted =>
     o === 'pass'
       ? { detail: `Key ${a} of account ${b ?? ''}.`, figures: { key_id: a, account_id: b ?? null } }
       : { detail: KEY_FAILURES[a] ?? 'Invalid API key.', figures: { reason: a, key: b ?? null } },
   // scenario: applied [names, effect]
-  scenario: (_o, a, b) => ({
+  scenario: (_o, [a, b]) => ({
     detail: `Scenario ${a} in force${b ? `: ${b}` : ''}.`,
     figures: { scenarios: a, effect: b ?? null },
   }),
   // rate: [limit, used, resetAt, anonymous]
-  rate: (o, limit, used, resetAt, anonymous) => ({
+  rate: (o, [limit, used, resetAt, anonymous]) => ({
     detail: `${used} of ${limit} requests per minute used${anonymous ? ' (anonymous bucket, per client)' : ''}; ${o === 'fail' ? 'over the limit' : 'admitted'}, window resets ${iso(resetAt)}.`,
     figures: { limit, used, remaining: Math.max(0, limit - used), reset: iso(resetAt), anonymous },
   }),
   // route: pass [endpoint] | fail [method path, allowed methods, nearest path]
-  route: (o, a, allowed, nearest): Formatted =>
+  route: (o, [a, allowed, nearest]): Formatted =>
     o === 'pass'
       ? { detail: `Route ${a}.`, figures: { endpoint: a } }
       : {
@@ -121,7 +115,7 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
           figures: { request: a, allowed_methods: allowed ?? null, did_you_mean: nearest ?? null },
         },
   // scope: [required, granted]
-  scope: (o, required, granted): Formatted => ({
+  scope: (o, [required, granted]): Formatted => ({
     detail:
       o === 'pass'
         ? `The key has '${required}' (or admin).`
@@ -130,9 +124,9 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
     figures: granted === undefined ? { required } : { required, granted },
   }),
   // body: pass [] | fail [message]
-  body: (o, a) => (o === 'pass' ? { detail: 'The body is valid.' } : { detail: String(a) }),
+  body: (o, [a]) => (o === 'pass' ? { detail: 'The body is valid.' } : { detail: String(a) }),
   // resource: [kind, id]
-  resource: (o, kind, id, other) => ({
+  resource: (o, [kind, id, other]) => ({
     detail:
       o === 'pass'
         ? `The ${kind} ${id} exists.`
@@ -142,7 +136,7 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
     figures: other ? { [`${kind}_id`]: id, other_account: true } : { [`${kind}_id`]: id },
   }),
   // idempotency: skip [] | pass/applied/fail [key]
-  idempotency: (o, key) => ({
+  idempotency: (o, [key]) => ({
     detail:
       o === 'skip'
         ? 'No Idempotency-Key: a retry of this request would create a second task.'
@@ -154,12 +148,12 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
     figures: o === 'skip' ? undefined : { idempotency_key: key ?? null },
   }),
   // tpm: [tpm, usedBefore, needed]
-  tpm: (o, tpm, used, needed) => ({
+  tpm: (o, [tpm, used, needed]) => ({
     detail: `This task needs about ${needed} tokens; ${Math.max(0, tpm - used)} of ${tpm} tokens per minute remain${o === 'fail' ? ': over the limit' : ''}${needed > tpm ? `, and it never fits at this limit (more than the whole ${tpm}). Shorten the description, choose an agent with less output, or move to a plan with a higher limit` : ''}.`,
     figures: { tpm, used, needed, remaining: Math.max(0, tpm - used), never_fits: needed > tpm },
   }),
   // balance: [balanceNano, heldNano, estimatedNano, spendableNano]
-  balance: (o, balance, held, estimated, spendable) => ({
+  balance: (o, [balance, held, estimated, spendable]) => ({
     detail: `Estimated cost $${usd(estimated)} against $${usd(spendable)} spendable (balance $${usd(balance)}, held $${usd(held)})${o === 'fail' ? ': not enough credit' : '; the estimate is held until the task ends'}.`,
     figures: {
       balance_usd: usd(balance),
@@ -169,12 +163,12 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
     },
   }),
   // answer: [status, code]
-  answer: (_o, status, code) => ({
+  answer: (_o, [status, code]) => ({
     detail: status === 0 ? 'The connection fails (no answer).' : `${status}${code ? ` ${code}` : ''}.`,
     figures: { status, code: code ?? null },
   }),
-  header: (_o, name, message) => ({ detail: message, figures: { header: name } }),
-  query: (_o, name, message) => ({ detail: message, figures: { parameter: name } }),
+  header: (_o, [name, message]) => ({ detail: message, figures: { header: name } }),
+  query: (_o, [name, message]) => ({ detail: message, figures: { parameter: name } }),
 };
 
 /** Every step a trace can record, and every outcome (the journal keeps them as indexes into these lists). */
@@ -191,8 +185,8 @@ export function formatTrace(raw: RawTrace, mask: (text: string) => string = (tex
     const step = raw[i] as TraceStepName;
     const outcome = raw[i + 1] as TraceOutcome;
     // The slots hold the figures `addStep` recorded for this step (StepFigures[step]).
-    const format = FORMATS[step] as unknown as (outcome: TraceOutcome, a: Raw, b: Raw, c: Raw, d: Raw) => Formatted;
-    const { detail, figures } = format(outcome, raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]);
+    const format = FORMATS[step] as unknown as (outcome: TraceOutcome, figures: RawFigures) => Formatted;
+    const { detail, figures } = format(outcome, [raw[i + 2], raw[i + 3], raw[i + 4], raw[i + 5]]);
     if (figures)
       for (const [name, value] of Object.entries(figures)) if (typeof value === 'string') figures[name] = mask(value);
     out.push(figures ? { step, outcome, detail: mask(detail), figures } : { step, outcome, detail: mask(detail) });
@@ -207,16 +201,17 @@ export function formatTrace(raw: RawTrace, mask: (text: string) => string = (tex
 export function traceHeader(raw: RawTrace): string {
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i += STRIDE) {
-    const [step, outcome, a, b, c, d] = raw.slice(i, i + STRIDE);
+    const [step, outcome, ...figures] = raw.slice(i, i + STRIDE);
     const said = step === 'answer' ? 'answer=' : `${String(step)}=${String(outcome)}`;
-    const extra = headerFigures(step as TraceStepName, outcome === 'fail', a, b, c, d);
+    const extra = headerFigures(step as TraceStepName, outcome === 'fail', figures as RawFigures);
     parts.push(step === 'answer' ? `${said}${extra}` : extra ? `${said} ${extra}` : said);
   }
   return parts.join('; ');
 }
 
 /** What a step adds to its `step=outcome` in the header: the figures that decided it, or a failure's reason. */
-function headerFigures(step: TraceStepName, failed: boolean, a: Raw, b: Raw, c: Raw, d: Raw): string {
+function headerFigures(step: TraceStepName, failed: boolean, figures: RawFigures): string {
+  const [a, b, c] = figures;
   switch (step) {
     case 'rate':
       return failed ? `${b}/${a} reset=${iso(c as number)}` : `${b}/${a}`;
@@ -229,11 +224,12 @@ function headerFigures(step: TraceStepName, failed: boolean, a: Raw, b: Raw, c: 
     case 'scenario':
       return String(a).replace(/, /g, ',');
     default:
-      return failed ? failureFigures(step, a, b, c, d) : '';
+      return failed ? failureFigures(step, figures) : '';
   }
 }
 
-function failureFigures(step: TraceStepName, a: Raw, b: Raw, c: Raw, d: Raw): string {
+function failureFigures(step: TraceStepName, figures: RawFigures): string {
+  const [a, b, c, d] = figures;
   switch (step) {
     case 'key':
       return String(a);

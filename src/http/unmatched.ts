@@ -60,14 +60,12 @@ export async function answerUnmatched(
     const { getResponse } = await (msw ??= import('msw'));
     answer = await getResponse([...handlers], forwarded, baseUrl ? { baseUrl } : undefined);
   } catch {
-    return settled(
-      unmatched,
-      core,
-      500,
-      errorBody('internal_error', ERRORS.internal_error.message),
-      { 'Content-Type': JSON_CONTENT_TYPE, ...rateHeaders },
-      'internal_error',
-    );
+    return settled(unmatched, core, {
+      status: 500,
+      headers: { 'Content-Type': JSON_CONTENT_TYPE, ...rateHeaders },
+      body: errorBody('internal_error', ERRORS.internal_error.message),
+      code: 'internal_error',
+    });
   }
   if (!answer) {
     unmatched.record(core.status, 'not_found');
@@ -93,19 +91,17 @@ export async function answerUnmatched(
       out['Content-Type'] = JSON_CONTENT_TYPE;
     }
   }
-  return settled(unmatched, core, answer.status, body, { ...out, ...rateHeaders }, code);
+  return settled(unmatched, core, { status: answer.status, headers: { ...out, ...rateHeaders }, body, code });
 }
 
+/** The final answer of a request the user's handlers took, recorded in the journal; the core's delay still applies. */
 function settled(
   unmatched: NonNullable<PlainResponse['unmatched']>,
   core: PlainResponse,
-  status: number,
-  body: string,
-  headers: Record<string, string>,
-  code: string | null,
+  final: { status: number; headers: Record<string, string>; body: string; code: string | null },
 ): PlainResponse {
-  unmatched.record(status, code);
-  return { status, headers, body, delayMs: core.delayMs };
+  unmatched.record(final.status, final.code);
+  return { status: final.status, headers: final.headers, body: final.body, delayMs: core.delayMs };
 }
 
 function errorCodeOf(body: string): string | null {

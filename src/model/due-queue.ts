@@ -102,12 +102,13 @@ export class DueQueue<T> {
     const lastAt = keys[2 * n] as number;
     const lastOrder = keys[2 * n + 1] as number;
     const lastItem = items.pop() as T;
-    if (n > 0) this.siftDown(lastAt, lastOrder, lastItem, n);
+    if (n > 0) this.siftDown(lastAt, lastOrder, lastItem);
     return item;
   }
 
-  /** Puts (at, order, item) into the hole at slot `from` (the root unless given) of a heap of `n` slots. */
-  private siftDown(at: number, order: number, item: T, n: number, from = 0): void {
+  /** Puts (at, order, item) into the hole at slot `from` (the root unless given) of the heap's `n` slots. */
+  private siftDown(at: number, order: number, item: T, from = 0): void {
+    const n = this.n;
     const keys = this.keys;
     const items = this.items;
     let i = from;
@@ -173,7 +174,7 @@ export class DueQueue<T> {
     items.length = kept;
     // Heapify: sift each parent down, the last first.
     for (let i = (kept - 2) >> 2; i >= 0; i--)
-      this.siftDown(keys[2 * i] as number, keys[2 * i + 1] as number, items[i] as T, kept, i);
+      this.siftDown(keys[2 * i] as number, keys[2 * i + 1] as number, items[i] as T, i);
   }
 
   clear(): void {

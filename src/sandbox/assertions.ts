@@ -25,7 +25,11 @@ export function assertionsApi(engine: Engine) {
   };
   const mark = (scope: { accountId?: string; keyId?: string } = {}): Mark => {
     count += 1;
-    const taken = takeMark(`mark_${count}`, engine.state, iso(engine.clock.now()), engine.requestSeq, scope);
+    const taken = takeMark(
+      engine.state,
+      { id: `mark_${count}`, now: iso(engine.clock.now()), requestSeq: engine.requestSeq },
+      scope,
+    );
     marks.set(taken.id, taken);
     if (marks.size > MARKS_KEPT) marks.delete(marks.keys().next().value as string);
     return taken;

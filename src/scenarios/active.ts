@@ -58,6 +58,15 @@ function checkOptions(
   return out;
 }
 
+/** Whom a request comes from, the scenarios its header names, and what seeds a latency's jitter. */
+export interface ScenarioRequest {
+  accountId?: string | undefined;
+  keyId?: string | undefined;
+  fromHeader?: readonly string[];
+  seed: number;
+  requestSeq?: number;
+}
+
 export interface Resolved {
   effects: Effects;
   names: string[];
@@ -102,13 +111,8 @@ export class ActiveScenarios {
    * Combines the scenarios that apply to a request: sandbox-wide ones, the account's, the key's, and those named in
    * the request's `X-Sandbox-Scenario` header (already validated). Later ones win on the same flag.
    */
-  resolve(
-    accountId: string | undefined,
-    keyId: string | undefined,
-    fromHeader: readonly string[],
-    seed: number,
-    requestSeq: number,
-  ): Resolved {
+  resolve(request: ScenarioRequest): Resolved {
+    const { accountId, keyId, fromHeader = [], seed, requestSeq = 0 } = request;
     if (this.list.length === 0 && fromHeader.length === 0) return NONE;
     let effects: Effects = {};
     const names: string[] = [];
@@ -135,7 +139,7 @@ export class ActiveScenarios {
    * once, so a delivery can say which scenario spoiled it.
    */
   resolveWebhooks(accountId: string, seed: number): Resolved {
-    const resolved = this.resolve(accountId, undefined, [], seed, 0);
+    const resolved = this.resolve({ accountId, seed });
     if (resolved.names.length === 0) return resolved;
     const names = [...new Set(resolved.names)].filter((name) => findScenario(name)?.reaches === 'webhooks');
     return { effects: resolved.effects, names };

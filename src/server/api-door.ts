@@ -11,23 +11,14 @@ const INTERNAL_ERROR: PlainResponse = {
   body: '{"error":{"code":"internal_error","message":"Internal server error."}}',
 };
 
-/** A node request as the core reads it: one object a request, its header lookup a method (no closure). */
-class NodeRequest implements PlainRequest {
-  constructor(
-    readonly method: string,
-    readonly path: string,
-    readonly query: string,
-    readonly headers: IncomingHttpHeaders,
-    readonly body: string,
-    readonly bodyTooLarge: boolean,
-    readonly clientId: string,
-    readonly passUnmatched: boolean,
-  ) {}
+/** A node request as the core reads it: one plain object a request, its header lookup a shared method. */
+interface NodeRequest extends PlainRequest {
+  headers: IncomingHttpHeaders;
+}
 
-  header(name: string): string | undefined {
-    const value = this.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
+function nodeHeader(this: NodeRequest, name: string): string | undefined {
+  const value = this.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** What one door answers with: the sandbox, its base path and what the server around it adds. */
@@ -43,33 +34,39 @@ interface Door {
   written: ((res: ServerResponse) => void) | undefined;
 }
 
+/** How a server sets up its door: everything but the sandbox is optional. */
+export interface ApiDoorOptions {
+  /** Tells whether the server is closing: answers then carry `Connection: close`. */
+  isClosing?: () => boolean;
+  /** The user's own msw handlers, asked for what the API's routes do not match. */
+  handlers?: readonly RequestHandler[];
+  /** Headers every answer starts with (a flat name, value list: the CORS headers). */
+  leadingHeaders?: readonly string[];
+  /** Told once the answer is handed to node (or the response was already gone). */
+  written?: (res: ServerResponse) => void;
+}
+
 /**
  * The node door onto the request core for `{basePath}/…`: no framework on this path, only body reading with the
  * 1 MiB limit and the plain response written out. `written` is called once per request, after its answer went to
  * node (`res.end`) or when the response was already destroyed: the server's in-flight count, without a `close`
  * listener a request.
  */
-export function createApiDoor(
-  sandbox: Sandbox,
-  basePath: string,
-  isClosing: () => boolean = () => false,
-  handlers: readonly RequestHandler[] = [],
-  leadingHeaders: readonly string[] = [],
-  written?: (res: ServerResponse) => void,
-) {
+export function createApiDoor(sandbox: Sandbox, options: ApiDoorOptions = {}) {
+  const handlers = options.handlers ?? [];
   const door: Door = {
     sandbox,
-    basePath,
-    isClosing,
+    basePath: sandbox.basePath,
+    isClosing: options.isClosing ?? (() => false),
     handlers,
-    leading: leadingHeaders,
+    leading: options.leadingHeaders ?? [],
     userDoor: handlers.length > 0 ? import('../http/unmatched.js') : undefined,
-    written,
+    written: options.written,
   };
   return function apiDoor(req: IncomingMessage, res: ServerResponse): void {
     // A request with no body framing has no body: answer at once.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      answer(door, req, res, '', false);
+      answer(door, req, res, '');
       req.resume();
       return;
     }
@@ -80,33 +77,35 @@ export function createApiDoor(
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
-      const tooLarge = size > MAX_BODY_BYTES;
       const [first] = chunks;
       const bytes = chunks.length === 1 && first ? first : Buffer.concat(chunks);
-      answer(door, req, res, tooLarge ? '' : bytes.toString('utf8'), tooLarge);
+      answer(door, req, res, size > MAX_BODY_BYTES ? TOO_LARGE : bytes.toString('utf8'));
     });
     req.on('error', () => req.socket.destroy());
   };
 }
 
-function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: string, bodyTooLarge: boolean): void {
+/** A body over the limit, unread: the core answers 413. */
+const TOO_LARGE = null;
+
+function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: string | typeof TOO_LARGE): void {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const method = req.method ?? 'GET';
   let out: PlainResponse;
   try {
-    out = door.sandbox.handle(
-      new NodeRequest(
-        method,
-        (q === -1 ? url : url.slice(0, q)).slice(door.basePath.length),
-        q === -1 ? '' : url.slice(q + 1),
-        req.headers,
-        body,
-        bodyTooLarge,
-        req.socket.remoteAddress ?? 'unknown',
-        door.handlers.length > 0,
-      ),
-    );
+    const request: NodeRequest = {
+      method,
+      path: (q === -1 ? url : url.slice(0, q)).slice(door.basePath.length),
+      query: q === -1 ? '' : url.slice(q + 1),
+      headers: req.headers,
+      body: body ?? '',
+      bodyTooLarge: body === TOO_LARGE,
+      clientId: req.socket.remoteAddress ?? 'unknown',
+      passUnmatched: door.handlers.length > 0,
+      header: nodeHeader,
+    };
+    out = door.sandbox.handle(request);
   } catch {
     out = INTERNAL_ERROR;
   }
@@ -117,7 +116,7 @@ function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: str
       .then(({ answerUnmatched }) =>
         answerUnmatched(
           door.handlers,
-          { url: new URL(url, origin).href, method, headers: req.headers, body },
+          { url: new URL(url, origin).href, method, headers: req.headers, body: body ?? '' },
           core,
           origin,
         ),
@@ -137,7 +136,7 @@ function send(door: Door, req: IncomingMessage, res: ServerResponse, out: PlainR
 }
 
 function sendNow(door: Door, req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
-  write(req, res, out, door.isClosing(), door.leading);
+  write(door, req, res, out);
   door.written?.(res);
 }
 
@@ -171,13 +170,7 @@ export const networkErrors = new WeakSet<ServerResponse>();
  * Writes an answer with one `writeHead` of a flat header list (`leading` first, e.g. the CORS headers, then the
  * core's, then `Content-Length`): node then skips its per-header bookkeeping (`setHeader` keeps a map per response).
  */
-function write(
-  req: IncomingMessage,
-  res: ServerResponse,
-  out: PlainResponse,
-  closing: boolean,
-  leading: readonly string[],
-): void {
+function write(door: Door, req: IncomingMessage, res: ServerResponse, out: PlainResponse): void {
   if (res.destroyed) return;
   if (out.networkError) {
     // A TCP reset (node ≥ 16.17), the way a failing network looks to the client.
@@ -185,12 +178,12 @@ function write(
     req.socket.resetAndDestroy();
     return;
   }
-  const raw = leading.slice();
+  const raw = door.leading.slice();
   const headers = out.headers;
   // The length is the body's (an answer of a user's handler may carry its own header for it).
   for (const name in headers)
     if (name.length !== 14 || name.toLowerCase() !== 'content-length') raw.push(name, headers[name] as string);
-  if (closing) raw.push('Connection', 'close');
+  if (door.isClosing()) raw.push('Connection', 'close');
   const { bytes, length } = encoded(out.body);
   raw.push('Content-Length', length);
   res.writeHead(out.status, raw);

@@ -17,13 +17,16 @@ export interface SlowPaths {
   apiCors: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
-export function createSlowPaths(
-  sandbox: Sandbox,
-  basePath: string,
-  controlToken: string | undefined,
-  loopback: boolean,
-  stateFileStatus?: () => StateFileStatus,
-): SlowPaths {
+/** Who may use the control API (a token on an exposed host; loopback-only Host checks), and the state file's saves. */
+export interface SlowPathOptions {
+  controlToken: string | undefined;
+  loopback: boolean;
+  stateFileStatus?: () => StateFileStatus;
+}
+
+export function createSlowPaths(sandbox: Sandbox, options: SlowPathOptions): SlowPaths {
+  const { controlToken, loopback, stateFileStatus } = options;
+  const basePath = sandbox.basePath;
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');

@@ -13,10 +13,13 @@ const CONTROL_BODY_MAX_FIELDS = 1000;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-function refuse(req: Request, res: Response, code: string, status: number, message: string): void {
+/** The statuses a body is refused with, by error code. */
+const REFUSALS = { unsupported_media_type: 415, request_too_large: 413, invalid_request: 400 } as const;
+
+function refuse(req: Request, res: Response, code: keyof typeof REFUSALS, message: string): void {
   // What the client still sends is not read: the connection closes after the answer.
   res.set('Connection', 'close');
-  sendErrorBody(res, status, code, message);
+  sendErrorBody(res, REFUSALS[code], code, message);
   req.unpipe();
   req.resume();
 }
@@ -37,12 +40,11 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
       req,
       res,
       'unsupported_media_type',
-      415,
       `The control API reads JSON bodies only: send Content-Type: application/json${type ? ` (got '${type.slice(0, 100)}')` : ''}.`,
     );
   }
   if (length !== undefined && Number(length) > CONTROL_BODY_LIMIT_BYTES)
-    return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
+    return refuse(req, res, 'request_too_large', 'The request body is larger than 5 MiB.');
   const chunks: Buffer[] = [];
   let size = 0;
   let depth = 0;
@@ -55,7 +57,7 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
     size += chunk.length;
     if (size > CONTROL_BODY_LIMIT_BYTES) {
       done = true;
-      return refuse(req, res, 'request_too_large', 413, 'The request body is larger than 5 MiB.');
+      return refuse(req, res, 'request_too_large', 'The request body is larger than 5 MiB.');
     }
     for (const c of chunk) {
       if (inString) {
@@ -70,7 +72,6 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
             req,
             res,
             'invalid_request',
-            400,
             `Invalid request body: nested deeper than ${CONTROL_BODY_MAX_DEPTH} levels.`,
           );
         }
@@ -81,7 +82,6 @@ export function readControlBody(req: Request, res: Response, next: NextFunction)
           req,
           res,
           'invalid_request',
-          400,
           `Invalid request body: more than ${CONTROL_BODY_MAX_FIELDS} fields at its top level (no control body has that many).`,
         );
       }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SlowPaths } from './app.js';
+import type { SlowPathOptions, SlowPaths } from './app.js';
 import { isLoopback } from './loopback.js';
 import { ERRORS, errorBody } from '../rules/errors.js';
 import type { ListenOptions, RunningServer, SandboxCore as Sandbox } from '../sandbox-types.js';
@@ -55,13 +55,11 @@ export async function listen(sandbox: Sandbox, options: ServerOptions = {}): Pro
   const answered = answerTracker(inFlight, () => closing);
   const { apiDoor, preflightDoor } = apiDoors(sandbox, () => closing, options.handlers, answered);
 
-  const { viaSlow, preload } = slowPathLoader(
-    sandbox,
-    basePath,
+  const { viaSlow, preload } = slowPathLoader(sandbox, {
     controlToken,
-    isLoopback(host),
-    options.stateFileStatus,
-  );
+    loopback: isLoopback(host),
+    stateFileStatus: options.stateFileStatus,
+  });
   const [apiPrefix, apiQuery] = [`${basePath}/`, `${basePath}?`];
 
   const server = createServer(serverTimeouts(options), (req: IncomingMessage, res: ServerResponse) => {
@@ -145,14 +143,17 @@ function apiDoors(
 ) {
   // The two CORS headers of an API answer go into the door's single writeHead.
   const door = (written?: (res: ServerResponse) => void) =>
-    createApiDoor(
-      sandbox,
-      sandbox.basePath,
+    createApiDoor(sandbox, {
       isClosing,
       handlers,
-      ['Access-Control-Allow-Origin', API_CORS_ORIGIN, 'Access-Control-Expose-Headers', API_CORS_EXPOSED],
+      leadingHeaders: [
+        'Access-Control-Allow-Origin',
+        API_CORS_ORIGIN,
+        'Access-Control-Expose-Headers',
+        API_CORS_EXPOSED,
+      ],
       written,
-    );
+    });
   return { apiDoor: door(apiAnswered(answered, isClosing)), preflightDoor: door() };
 }
 
@@ -173,19 +174,11 @@ function apiAnswered(answered: (this: ServerResponse) => void, isClosing: () => 
  * Express (control API, preflights, everything off the API) loads after the socket listens: it is most of the
  * start-up time, and the API's hot path does not use it. `viaSlow` hands a request to it once loaded.
  */
-function slowPathLoader(
-  sandbox: Sandbox,
-  basePath: string,
-  controlToken: string | undefined,
-  loopback: boolean,
-  stateFileStatus: (() => StateFileStatus) | undefined,
-) {
+function slowPathLoader(sandbox: Sandbox, access: SlowPathOptions) {
   let slow: SlowPaths | undefined;
   let loading: Promise<SlowPaths> | undefined;
   const slowPaths = (): Promise<SlowPaths> =>
-    (loading ??= import('./app.js').then(
-      (m) => (slow = m.createSlowPaths(sandbox, basePath, controlToken, loopback, stateFileStatus)),
-    ));
+    (loading ??= import('./app.js').then((m) => (slow = m.createSlowPaths(sandbox, access))));
   const viaSlow = (req: IncomingMessage, res: ServerResponse, use: (s: SlowPaths) => void): void => {
     if (slow) return use(slow);
     slowPaths().then(use, () => {

@@ -32,7 +32,7 @@ it('the msw door answers a failure of the core with 500 internal_error, no stack
 });
 
 it('the node door answers a failure of the core with 500 internal_error, no stack', async () => {
-  const door = createApiDoor({ handle: broken } as unknown as SandboxCore, '/api/v1');
+  const door = createApiDoor({ handle: broken, basePath: '/api/v1' } as unknown as SandboxCore);
   const server = createServer(door);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

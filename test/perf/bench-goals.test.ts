@@ -75,6 +75,29 @@ describe("the bench's guard against a baseline build", () => {
     ]);
   });
 
+  it("takes out what the answers' bytes cost node:http alone, round by round, when it served both builds' bytes", () => {
+    const withBytes = {
+      server: {
+        results: {
+          'GET /ext/tasks/:id': {
+            1: {
+              sandbox: cpu(120, 130, 126),
+              'sandbox@base': cpu(100, 100, 100),
+              'node:http': cpu(90, 99, 96),
+              'node:http, bytes of base': cpu(80, 80, 80),
+            },
+          },
+        },
+      },
+    };
+    const guard = benchGoals(withBytes, { connections: 50, baseline: 'base' }).filter((r) => r.measure.includes('÷'));
+    expect(guard.map((r) => [r.measure, r.value, r.met])).toEqual([
+      ['server CPU per request, GET /ext/tasks/:id, 1 conn., this build ÷ base', '1.26', false],
+      // Rounds: 1.20 ÷ 1.125, 1.30 ÷ 1.2375, 1.26 ÷ 1.20: each about 1.05.
+      ['server CPU per request at equal bytes, GET /ext/tasks/:id, 1 conn., this build ÷ base', '1.05', true],
+    ]);
+  });
+
   it('adds no guard row without a baseline', () => {
     expect(benchGoals(results, { connections: 50 }).some((r) => r.measure.includes('this build ÷'))).toBe(false);
   });
