@@ -37,12 +37,15 @@ export interface Delivery {
 }
 
 /** A new pending delivery of `message` to `endpoint`, due at `message.at`, spoiled as the scenarios in force say. */
-export function newDelivery(
-  id: string,
-  endpoint: Endpoint,
-  message: { event: WebhookEvent; body: string; replayOf: string | null; at: number },
-  effects: Effects,
-): Delivery {
+/** What one delivery sends: the event, its body as signed, the delivery it replays, when it is due. */
+export interface DeliveryMessage {
+  event: WebhookEvent;
+  body: string;
+  replayOf: string | null;
+  at: number;
+}
+
+export function newDelivery(id: string, endpoint: Endpoint, message: DeliveryMessage, effects: Effects): Delivery {
   return {
     id,
     event: message.event,
