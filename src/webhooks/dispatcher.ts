@@ -18,7 +18,7 @@ import { accountOfEvent as accountOf, buildEvent, checkedEventType, type Webhook
 import { signEvent, type SignedWebhook, type WebhookSignOptions } from './kit-sign.js';
 import { refusedUrl } from './url-guard.js';
 import { deliveryView, DeliveryJournal, endpointView, newDelivery } from './journal.js';
-import type { Delivery, Endpoint, InForce } from './journal.js';
+import type { Delivery, DeliveryMessage, Endpoint, InForce } from './journal.js';
 import { DeliveryLoop } from './loop.js';
 import { webhookSettings, type WebhookSettings } from './settings.js';
 import { secretBytes } from './signature.js';
@@ -49,7 +49,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
   ) {
     this.config = webhookSettings(options);
     this.journal = new DeliveryJournal(this.config.kept);
-    this.loop = new DeliveryLoop(engine, settle, this.config, this.journal, this.endpoints, this);
+    const { config, journal, endpoints } = this;
+    this.loop = new DeliveryLoop({ engine, settle, config, journal, endpoints, owner: this });
     this.registerInitial();
   }
 
@@ -108,7 +109,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const inForce = this.inForce(accountId);
     const { effects } = inForce;
     for (const endpoint of targets) {
-      const d = this.enqueue(endpoint, event, body, inForce, null, at);
+      const d = this.enqueue(endpoint, { event, body, replayOf: null, at }, inForce);
       if (effects.webhookDelayMs)
         this.loop.schedule(d, at + effects.webhookDelayMs + this.jitter(d, effects.webhookDelayJitterMs ?? 0));
     }
@@ -127,17 +128,10 @@ export class WebhookDispatcher implements SandboxWebhooks {
     return max > 0 ? hash53(`webhook-delay:${d.id}`, this.engine.seed) % (max + 1) : 0;
   }
 
-  private enqueue(
-    endpoint: Endpoint,
-    event: WebhookEvent,
-    body: string,
-    inForce: InForce,
-    replayOf: string | null,
-    at: number,
-  ): Delivery {
+  private enqueue(endpoint: Endpoint, message: DeliveryMessage, inForce: InForce): Delivery {
     const id = seededId('dlv', this.engine.seed, `webhook-delivery:${String(++this.counters.delivery)}`);
-    const d = newDelivery(id, endpoint, { event, body, replayOf, at }, inForce);
-    this.loop.schedule(d, at);
+    const d = newDelivery(id, endpoint, message, inForce);
+    this.loop.schedule(d, message.at);
     this.journal.add(d);
     return d;
   }
@@ -174,14 +168,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const endpoint = this.endpoints.get(original.endpointId);
     if (!endpoint)
       throw new SandboxError(`The endpoint '${original.endpointId}' of delivery '${deliveryId}' was removed.`);
-    const d = this.enqueue(
-      endpoint,
-      original.event,
-      original.body,
-      this.inForce(endpoint.accountId),
-      original.id,
-      this.engine.clock.now(),
-    );
+    const message = { event: original.event, body: original.body, replayOf: original.id, at: this.engine.clock.now() };
+    const d = this.enqueue(endpoint, message, this.inForce(endpoint.accountId));
     await this.flush();
     return deliveryView(d);
   }
@@ -194,13 +182,21 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const agentId = this.engine.state.agents[0]?.id ?? 'agt_sample';
     return this.sendNow(testTargets([...this.endpoints.values()], options), (endpoint) => {
       const account = this.engine.state.accounts.get(endpoint.accountId);
-      return account && sampleEvent(this.nextEventId(), type, account, agentId, this.config.lowBalanceNano, now);
+      return (
+        account &&
+        sampleEvent(this.nextEventId(), type, { account, agentId, thresholdNano: this.config.lowBalanceNano, at: now })
+      );
     });
   }
 
   async trigger(type: WebhookEventType, options: WebhookEventOptions = {}): Promise<WebhookDelivery[]> {
     this.settle();
-    const built = buildEvent(this.engine, type, options, this.nextEventId(), this.config.lowBalanceNano);
+    const built = buildEvent(this.engine, {
+      type,
+      options,
+      id: this.nextEventId(),
+      thresholdNano: this.config.lowBalanceNano,
+    });
     const targets = testTargets([...this.endpoints.values()], { accountId: built.accountId });
     return this.sendNow(targets, () => built.event);
   }
@@ -213,9 +209,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const now = this.engine.clock.now();
     const sent = targets.flatMap((endpoint) => {
       const event = build(endpoint);
-      return event
-        ? [this.enqueue(endpoint, event, JSON.stringify(event), this.inForce(endpoint.accountId), null, now)]
-        : [];
+      if (!event) return [];
+      const message = { event, body: JSON.stringify(event), replayOf: null, at: now };
+      return [this.enqueue(endpoint, message, this.inForce(endpoint.accountId))];
     });
     await this.flush();
     return sent.map(deliveryView);
@@ -224,7 +220,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
   event(type: WebhookEventType, options: WebhookEventOptions = {}): WebhookEvent {
     this.settle();
     const id = seededId('evt', this.engine.seed, `webhook-kit-event:${String(++this.kitEvents)}`);
-    return buildEvent(this.engine, type, options, id, this.config.lowBalanceNano).event;
+    return buildEvent(this.engine, { type, options, id, thresholdNano: this.config.lowBalanceNano }).event;
   }
 
   readonly sign: (event: WebhookEvent, options: WebhookSignOptions) => Promise<SignedWebhook> = signEvent;

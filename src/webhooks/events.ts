@@ -39,11 +39,9 @@ export function creditsLowEvent(id: string, account: Account, thresholdNano: num
 export function sampleEvent(
   id: string,
   type: WebhookEventType,
-  account: Account,
-  agentId: string,
-  thresholdNano: number,
-  at: number,
+  about: { account: Account; agentId: string; thresholdNano: number; at: number },
 ): WebhookEvent {
+  const { account, agentId, thresholdNano, at } = about;
   if (type === 'credits.low') return creditsLowEvent(id, account, thresholdNano, at);
   const status = (
     {

@@ -44,11 +44,19 @@ export interface InForce {
   names: readonly string[];
 }
 
+/** What one delivery sends: the event, its body as signed, the delivery it replays, when it is due. */
+export interface DeliveryMessage {
+  event: WebhookEvent;
+  body: string;
+  replayOf: string | null;
+  at: number;
+}
+
 /** A new pending delivery of `message` to `endpoint`, due at `message.at`, spoiled as the scenarios in force say. */
 export function newDelivery(
   id: string,
   endpoint: Endpoint,
-  message: { event: WebhookEvent; body: string; replayOf: string | null; at: number },
+  message: DeliveryMessage,
   { effects, names }: InForce,
 ): Delivery {
   return {

@@ -39,14 +39,17 @@ export function checkedEventType(type: unknown): WebhookEventType {
   return type;
 }
 
+/** Which event to build: its type (checked here), the caller's options, its id, the low-balance threshold. */
+export interface EventSpec {
+  type: unknown;
+  options: WebhookEventOptions;
+  id: string;
+  thresholdNano: number;
+}
+
 /** The event of `type` with id `id`, at the sandbox clock's time, from the state as it is now. */
-export function buildEvent(
-  engine: Engine,
-  type: unknown,
-  given: WebhookEventOptions,
-  id: string,
-  thresholdNano: number,
-): BuiltEvent {
+export function buildEvent(engine: Engine, spec: EventSpec): BuiltEvent {
+  const { type, options: given, id, thresholdNano } = spec;
   const checkedType = checkedEventType(type);
   const options = parseInput(webhookKitOptions().event, given, 'the event options');
   const now = engine.clock.now();
@@ -61,7 +64,12 @@ export function buildEvent(
     const reported = task ?? newestTask(engine, account.id);
     event = reported
       ? taskEvent(id, checkedType, reported, now)
-      : sampleEvent(id, checkedType, account, engine.state.agents[0]?.id ?? 'agt_sample', thresholdNano, now);
+      : sampleEvent(id, checkedType, {
+          account,
+          agentId: engine.state.agents[0]?.id ?? 'agt_sample',
+          thresholdNano,
+          at: now,
+        });
   }
   if (options.overrides) {
     const copy = JSON.parse(JSON.stringify(event)) as WebhookEvent;

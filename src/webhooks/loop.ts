@@ -10,6 +10,16 @@ import type { WebhookSettings } from './settings.js';
 import { refusedUrl } from './url-guard.js';
 import { deadline, WakeTimer } from './wake-timer.js';
 
+/** What the loop works with: the sandbox, how to settle due task moves, the settings, the deliveries and endpoints. */
+export interface LoopParts {
+  engine: Engine;
+  settle: () => void;
+  config: WebhookSettings;
+  journal: DeliveryJournal;
+  endpoints: ReadonlyMap<string, Endpoint>;
+  owner: object;
+}
+
 export class DeliveryLoop {
   private readonly queue = new DeliveryQueue();
   /** Bumped by stop(): attempts in flight from before are dropped. */
@@ -22,16 +32,25 @@ export class DeliveryLoop {
     this.kick();
   });
 
-  constructor(
-    private readonly engine: Engine,
-    /** Settles the task moves due at the clock's time. */
-    private readonly settle: () => void,
-    private readonly config: WebhookSettings,
-    private readonly journal: DeliveryJournal,
-    private readonly endpoints: ReadonlyMap<string, Endpoint>,
-    /** Whose url guards apply (the dispatcher). */
-    private readonly owner: object,
-  ) {}
+  private readonly engine: Engine;
+  /** Settles the task moves due at the clock's time. */
+  private readonly settle: () => void;
+  private readonly config: WebhookSettings;
+  private readonly journal: DeliveryJournal;
+  private readonly endpoints: ReadonlyMap<string, Endpoint>;
+  /** Whose url guards apply (the dispatcher). */
+  private readonly owner: object;
+
+  constructor(parts: LoopParts) {
+    ({
+      engine: this.engine,
+      settle: this.settle,
+      config: this.config,
+      journal: this.journal,
+      endpoints: this.endpoints,
+      owner: this.owner,
+    } = parts);
+  }
 
   /** Makes `d` due at sandbox time `at`. */
   schedule(d: Delivery, at: number): void {

@@ -13,17 +13,12 @@ const LISTED = 200;
 
 const etagOf = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
 
-/** Sends JSON with an ETag; a poll that already has this answer gets 304 and no body. */
-function sendTagged(
-  req: Request,
-  res: Response,
-  text: string,
-  type = 'application/json; charset=utf-8',
-  tag = etagOf(text),
-): void {
+/** Sends a text with an ETag (its own, or one made from it); a client that already has it gets 304 and no body. */
+function sendTagged(req: Request, res: Response, text: { body: string; type: string; tag?: string }): void {
+  const tag = text.tag ?? etagOf(text.body);
   res.set('ETag', tag).set('Cache-Control', 'no-cache');
   if (req.get('if-none-match') === tag) return void res.status(304).end();
-  res.type(type).send(text);
+  res.type(text.type).send(text.body);
 }
 
 /** The page's static files: no secret in them, served without the control token (like openapi.json). */
@@ -38,7 +33,7 @@ export function createInspectorAssetsRouter(): express.Router {
       return;
     }
     res.set('X-Content-Type-Options', 'nosniff');
-    sendTagged(req, res, asset.body, asset.type, tags.get(file));
+    sendTagged(req, res, { body: asset.body, type: asset.type, tag: tags.get(file) });
   });
   return router;
 }
@@ -74,7 +69,7 @@ export function createInspectorRouter(sandbox: Sandbox, stateFileStatus?: () => 
   });
   router.get('/', (req, res) => {
     res.set('Content-Security-Policy', INSPECTOR_CSP);
-    sendTagged(req, res, page, 'text/html; charset=utf-8');
+    sendTagged(req, res, { body: page, type: 'text/html; charset=utf-8' });
   });
   router.get('/inspector/live', (req, res) => {
     // The answer's tag comes from a mark of the sandbox's state, read without building the answer: an unchanged poll
