@@ -94,7 +94,9 @@ export class Journal {
       method: request.method,
       path: request.path,
       query: request.query,
-      headers: request.headers,
+      // A fetch `Headers` belongs to the door's Request (msw's holds its body stream and signal): copied. Node's
+      // header object is plain and stays as it was parsed.
+      headers: isHeaders(request.headers) ? plainHeaders(request.headers) : request.headers,
       body: request.body,
       response: response?.networkError ? undefined : response,
       latencyMs: response?.delayMs ?? 0,
@@ -217,15 +219,18 @@ function view(e: Recorded): JournalEntry {
   };
 }
 
+const isHeaders = (headers: PlainRequest['headers']): headers is Headers =>
+  typeof (headers as Headers | undefined)?.forEach === 'function' && typeof (headers as Headers).get === 'function';
+
 /** A door's headers as one record: node's object (a list's values joined by ", "), a `Headers`, or none. */
 export function plainHeaders(headers: PlainRequest['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
-  if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
-    (headers as Headers).forEach((value, name) => (out[name] = value));
+  if (isHeaders(headers)) {
+    headers.forEach((value, name) => (out[name] = value));
     return out;
   }
-  const record = headers as Record<string, string | string[] | undefined>;
+  const record = headers;
   for (const name in record) {
     const value = record[name];
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -1,10 +1,9 @@
 /**
- * Memory of the journal (issue 16): it keeps its last 1,000 requests, and must keep what it shows of them (method,
- * path, headers, body, answer, trace), not the door's request object. Through msw that object is msw's `Request`,
- * with its body stream, abort signal and listeners: 10–14 KB an entry were held that way (10 MiB or more in every test
- * process past 1,000 requests). Since the journal keeps its entries in columns (thirteenth pass), an entry is its
- * numbers, one joined text and references to its bodies: 0.8–1.2 KB a POST's entry, where the request's own objects
- * were 2.0–2.8 KB. Measured with the engine's own collector (exposed for this file), with a margin.
+ * Memory of the journal: it keeps its last 1,000 requests, and must keep what it shows of them (method, path, headers,
+ * body, answer, trace), not the door's request object. Through msw that object is msw's `Request`, with its body
+ * stream, abort signal and listeners: 10–14 KB an entry when held whole. An entry holds the request's facts, its texts,
+ * a plain copy of a fetch `Headers` and the core's answer. Measured with the engine's own collector (exposed for this
+ * file), with a margin.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
