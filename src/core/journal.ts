@@ -223,7 +223,7 @@ const isHeaders = (headers: PlainRequest['headers']): headers is Headers =>
   typeof (headers as Headers | undefined)?.forEach === 'function' && typeof (headers as Headers).get === 'function';
 
 /** A door's headers as one record: node's object (a list's values joined by ", "), a `Headers`, or none. */
-export function plainHeaders(headers: PlainRequest['headers']): Record<string, string> {
+function plainHeaders(headers: PlainRequest['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   if (isHeaders(headers)) {

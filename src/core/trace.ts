@@ -171,10 +171,6 @@ const FORMATS: { [S in TraceStepName]: Format<S> } = {
   query: (_o, [name, message]) => ({ detail: message, figures: { parameter: name } }),
 };
 
-/** Every step a trace can record, and every outcome (the journal keeps them as indexes into these lists). */
-export const TRACE_STEPS = Object.keys(FORMATS) as TraceStepName[];
-export const TRACE_OUTCOMES: readonly TraceOutcome[] = ['pass', 'fail', 'skip', 'applied'];
-
 /**
  * The trace as read: one `{ step, outcome, detail, figures }` per recorded tuple. `mask` is applied to the detail
  * and to every text figure (the journal masks API keys there: a path, an id or a method may carry one).

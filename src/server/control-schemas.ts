@@ -59,9 +59,10 @@ const journal = lazy(() => {
       key_id: z.string().nullable(),
       account_id: z.string().nullable(),
       scenarios: z.array(z.string()),
-      latency_ms: count.describe(
-        "Milliseconds the sandbox held the answer before sending it (a `latency` scenario's delay).",
-      ),
+      latency_ms: z
+        .number()
+        .nonnegative()
+        .describe("Milliseconds the sandbox held the answer before sending it (a `latency` scenario's delay)."),
       trace: z.array(traceStep).describe('The steps that decided the answer, in order.'),
       request: message.describe('What was sent (keys masked, body cut at 16 KiB).'),
       response: message.nullable(),

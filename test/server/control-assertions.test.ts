@@ -183,3 +183,19 @@ describe('GET /__sandbox/requests/summary', () => {
     ]);
   });
 });
+
+it("the journal over the control API: each request's latency_ms, a latency scenario's delay as given (12.5 ms), 0 without", async () => {
+  door.sandbox.useScenario('latency', { ms: 12.5, accountId: 'acc_pro' });
+  await door.call('GET', '/ext/usage', { key: ADMIN.pro });
+  await door.call('GET', '/ext/usage', { key: ADMIN.free });
+  const listed = await control('GET', '/requests');
+  expect(listed.status).toBe(200);
+  const latencies = (listed.json.data as { account_id: string; latency_ms: number }[]).map((e) => [
+    e.account_id,
+    e.latency_ms,
+  ]);
+  expect(latencies).toEqual([
+    ['acc_pro', 12.5],
+    ['acc_free', 0],
+  ]);
+});
