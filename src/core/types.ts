@@ -7,7 +7,7 @@ export interface PlainRequest {
   query: string;
   /** Header lookup by lower-case name. */
   header(name: string): string | undefined;
-  /** The door's own header object, held by reference for the journal (read only when the journal is read). */
+  /** The door's own headers, for the journal: node's plain object is held as it is, a fetch `Headers` is copied. */
   headers?: Headers | Record<string, string | string[] | undefined>;
   /** The body as text ('' when none). */
   body: string;

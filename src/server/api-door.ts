@@ -79,16 +79,14 @@ export function createApiDoor(sandbox: Sandbox, options: ApiDoorOptions = {}) {
     req.on('end', () => {
       const [first] = chunks;
       const bytes = chunks.length === 1 && first ? first : Buffer.concat(chunks);
-      answer(door, req, res, size > MAX_BODY_BYTES ? TOO_LARGE : bytes.toString('utf8'));
+      answer(door, req, res, size > MAX_BODY_BYTES ? null : bytes.toString('utf8'));
     });
     req.on('error', () => req.socket.destroy());
   };
 }
 
-/** A body over the limit, unread: the core answers 413. */
-const TOO_LARGE = null;
-
-function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: string | typeof TOO_LARGE): void {
+/** `body` null: a body over the limit, left unread (the core answers 413). */
+function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: string | null): void {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const method = req.method ?? 'GET';
@@ -100,7 +98,7 @@ function answer(door: Door, req: IncomingMessage, res: ServerResponse, body: str
       query: q === -1 ? '' : url.slice(q + 1),
       headers: req.headers,
       body: body ?? '',
-      bodyTooLarge: body === TOO_LARGE,
+      bodyTooLarge: body === null,
       clientId: req.socket.remoteAddress ?? 'unknown',
       passUnmatched: door.handlers.length > 0,
       header: nodeHeader,
